@@ -1,0 +1,132 @@
+# perflab — top-level build.
+#
+#   make deps     install build/test dependencies (apt-get, npm), extract the
+#                 base kernel tree, build libperf
+#   make          build every binary into build/
+#   make test     build and run every test; last line "N passed, N failed, N skipped"
+#   make run      the lab on one machine (perflabd + one qemu-icount runner + demo)
+#   make bench    benchmarks (figures, not assertions)
+#
+# Layout: each directory below is a module set; every .c in it is compiled.
+# A directory's main program lives in a file named after the binary; all
+# other objects go into a static library so unit tests can link them.
+
+B        := build
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -I. -Icommon
+LDFLAGS  ?=
+
+PKGS     := libmicrohttpd sqlite3 jansson libcurl libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+SYS_LIBS   := -lm -lpthread
+
+LIBPERF_DIR := $(B)/libperf
+LINUX_SRC   := $(B)/linux-source-6.1
+
+.PHONY: all deps test run bench clean static-bench fuzz soak check-asan format
+
+all: $(B)/perflabd $(B)/perflab-runner $(B)/perflab $(B)/perflab-bench tests
+
+deps:
+	@scripts/deps.sh
+
+# ---- objects -------------------------------------------------------------
+srcs_of = $(sort $(wildcard $(1)/*.c))
+objs_of = $(patsubst %.c,$(B)/obj/%.o,$(call srcs_of,$(1)))
+
+COMMON_OBJS := $(call objs_of,common)
+DAEMON_OBJS := $(filter-out $(B)/obj/daemon/perflabd.o,$(call objs_of,daemon))
+RUNNER_OBJS := $(filter-out $(B)/obj/runners/runner/perflab-runner.o,$(call objs_of,runners/runner))
+CLI_OBJS    := $(filter-out $(B)/obj/cli/perflab.o,$(call objs_of,cli))
+BENCH_SRCS  := $(call srcs_of,runners/bench)
+BENCH_OBJS  := $(filter-out $(B)/obj/runners/bench/perflab-bench.o,$(call objs_of,runners/bench))
+
+# The bench links libperf/libapi built from the kernel tree (make deps).
+BENCH_CFLAGS := -I$(LIBPERF_DIR)/include
+BENCH_LIBS   := $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -luring -lelf -lm -lpthread
+
+$(B)/obj/runners/bench/%.o: runners/bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(BENCH_CFLAGS) -c -o $@ $<
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(B)/libcommon.a: $(COMMON_OBJS)
+$(B)/libdaemon.a: $(DAEMON_OBJS)
+$(B)/librunner.a: $(RUNNER_OBJS)
+$(B)/libcli.a: $(CLI_OBJS)
+$(B)/libbench.a: $(BENCH_OBJS)
+$(B)/lib%.a:
+	@mkdir -p $(B)
+	rm -f $@
+	ar rcs $@ $^
+
+# Generated: schema migrations embedded into perflabd.
+$(B)/gen/schema.c: $(sort $(wildcard schema/*.sql)) scripts/embed-schema.sh
+	@mkdir -p $(dir $@)
+	scripts/embed-schema.sh $@ $(sort $(wildcard schema/*.sql))
+$(B)/obj/gen/schema.o: $(B)/gen/schema.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+ALL_LIBS := $(B)/libdaemon.a $(B)/librunner.a $(B)/libcli.a $(B)/libcommon.a
+
+# ---- binaries ------------------------------------------------------------
+$(B)/perflabd: $(B)/obj/daemon/perflabd.o $(B)/obj/gen/schema.o $(B)/libdaemon.a $(B)/libcommon.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SYS_LIBS)
+
+$(B)/perflab-runner: $(B)/obj/runners/runner/perflab-runner.o $(B)/librunner.a $(B)/libcommon.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SYS_LIBS)
+
+$(B)/perflab: $(B)/obj/cli/perflab.o $(B)/libcli.a $(B)/libdaemon.a $(B)/libcommon.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SYS_LIBS)
+
+$(B)/perflab-bench: $(B)/obj/runners/bench/perflab-bench.o $(B)/libbench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS)
+
+# Static build for the QEMU initramfs.
+static-bench: $(B)/perflab-bench-static
+$(B)/perflab-bench-static: $(B)/obj/runners/bench/perflab-bench.o $(B)/libbench.a
+	$(CC) -static $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) -lz -lzstd
+
+# ---- tests ---------------------------------------------------------------
+# tests/unit/NAME.c -> build/tests/unit/NAME, linked against every library.
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
+BENCH_UNIT_SRCS := $(sort $(wildcard tests/bench/*.c))
+BENCH_UNIT_BINS := $(patsubst tests/bench/%.c,$(B)/tests/bench/%,$(BENCH_UNIT_SRCS))
+
+$(B)/tests/unit/%: tests/unit/%.c $(B)/obj/gen/schema.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(B)/obj/gen/schema.o \
+		-Wl,--start-group $(ALL_LIBS) -Wl,--end-group $(PKG_LIBS) $(SYS_LIBS)
+
+$(B)/tests/bench/%: tests/bench/%.c $(B)/libbench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(BENCH_CFLAGS) -Itests -o $@ $< $(B)/libbench.a $(BENCH_LIBS)
+
+tests: $(UNIT_BINS) $(BENCH_UNIT_BINS)
+
+# T=pattern limits the run to tests whose path contains the pattern.
+test: all
+	@tests/run.sh $(T)
+
+run: all static-bench
+	@scripts/run-lab.sh
+
+bench: all
+	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
+
+clean:
+	rm -rf $(B)/obj $(B)/gen $(B)/tests $(B)/*.a $(B)/perflabd \
+		$(B)/perflab-runner $(B)/perflab $(B)/perflab-bench \
+		$(B)/perflab-bench-static
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
