@@ -14,7 +14,8 @@
 B        := build
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -I. -Icommon
+WERROR   ?= -Werror
+override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -D_GNU_SOURCE -MMD -MP -I. -Icommon
 LDFLAGS  ?=
 
 PKGS     := libmicrohttpd sqlite3 jansson libcurl libcrypto
@@ -27,7 +28,7 @@ LINUX_SRC   := $(B)/linux-source-6.1
 
 .PHONY: all deps test run bench clean static-bench fuzz soak check-asan format
 
-all: $(B)/perflabd $(B)/perflab-runner $(B)/perflab $(B)/perflab-bench tests
+all: $(B)/perflabd $(B)/perflab-runner $(B)/perflab $(B)/perflab-bench $(B)/perflab-bench-static tests
 
 deps:
 	@scripts/deps.sh
@@ -91,7 +92,7 @@ $(B)/perflab-bench: $(B)/obj/runners/bench/perflab-bench.o $(B)/libbench.a
 # Static build for the QEMU initramfs.
 static-bench: $(B)/perflab-bench-static
 $(B)/perflab-bench-static: $(B)/obj/runners/bench/perflab-bench.o $(B)/libbench.a
-	$(CC) -static $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) -lz -lzstd
+	$(CC) -static $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) -lz
 
 # ---- tests ---------------------------------------------------------------
 # tests/unit/NAME.c -> build/tests/unit/NAME, linked against every library.
@@ -110,6 +111,54 @@ $(B)/tests/bench/%: tests/bench/%.c $(B)/libbench.a
 	$(CC) $(CFLAGS) $(BENCH_CFLAGS) -Itests -o $@ $< $(B)/libbench.a $(BENCH_LIBS)
 
 tests: $(UNIT_BINS) $(BENCH_UNIT_BINS)
+
+# Fuzz harnesses (tests/fuzz/fuzz-*.c). In `make test` each is linked
+# with a plain driver that replays its committed corpus and past crashers;
+# `make fuzz` builds them with clang's libFuzzer + ASan/UBSan and fuzzes.
+FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS))
+FUZZ_REPLAY_BINS := $(patsubst %,$(B)/tests/fuzz/%,$(FUZZ_NAMES))
+
+$(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay-main.c $(B)/obj/gen/schema.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< tests/fuzz/replay-main.c $(B)/obj/gen/schema.o \
+		-Wl,--start-group $(ALL_LIBS) -Wl,--end-group $(PKG_LIBS) $(SYS_LIBS)
+
+tests: $(FUZZ_REPLAY_BINS)
+
+FUZZ_B       := $(B)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_RUNS    ?= 1000000
+FUZZ_SECONDS ?= 900
+FUZZ_LIBS    := $(FUZZ_B)/libdaemon.a $(FUZZ_B)/libcommon.a
+
+fuzz:
+	$(MAKE) --no-print-directory B=$(FUZZ_B) CC=clang WERROR= \
+		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		$(FUZZ_LIBS) $(FUZZ_B)/obj/gen/schema.o
+	@set -e; for n in $(FUZZ_NAMES); do \
+		clang -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -D_GNU_SOURCE -I. -Icommon $(PKG_CFLAGS) \
+			-o $(FUZZ_B)/$$n tests/fuzz/$$n.c $(FUZZ_B)/obj/gen/schema.o \
+			-Wl,--start-group $(FUZZ_LIBS) -Wl,--end-group $(PKG_LIBS) $(SYS_LIBS); \
+	done
+	@scripts/fuzz.sh $(FUZZ_B) $(FUZZ_RUNS) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+# ASan+UBSan build of the daemon, the runner and the unit tests in
+# $(ASAN_B); scripts/check-asan.sh runs the unit tests, the API, fault and
+# security tests against those binaries, and valgrind on a few unit tests.
+ASAN_B     := $(B)/asan
+ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
+
+check-asan: tests
+	$(MAKE) --no-print-directory B=$(ASAN_B) WERROR= CFLAGS="$(ASAN_FLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined" $(ASAN_B)/perflabd \
+		$(ASAN_B)/perflab-runner $(patsubst $(B)/%,$(ASAN_B)/%,$(UNIT_BINS))
+	@scripts/check-asan.sh $(ASAN_B)
+
+# Load and faults for longer (SOAK_SECONDS, default 600; CI: a short one).
+SOAK_SECONDS ?= 600
+soak: all
+	@scripts/soak.sh $(SOAK_SECONDS)
 
 # T=pattern limits the run to tests whose path contains the pattern.
 test: all

@@ -13,9 +13,9 @@ shift
 	for f in "$@"; do
 		base=$(basename "$f")
 		num=$((10#${base%%_*}))
-		printf '\t{ %d, "%s",\n\t  "' "$num" "$base"
-		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/$/\\n"/' -e '$!s/$/\n\t  "/' "$f" | tr -d '\r'
-		printf ' },\n'
+		printf '\t{ %d, "%s",\n' "$num" "$base"
+		tr -d '\r' <"$f" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t  "/' -e 's/$/\\n"/'
+		printf '\t},\n'
 	done
 	echo "};"
 	echo "const size_t perflab_migrations_count = sizeof(perflab_migrations) / sizeof(perflab_migrations[0]);"

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Alerts: created for regression verdicts beyond the host's MDE and for
+ * change points that lower a series (worse for the metric); triaged
+ * through PATCH /api/v1/alerts/{id} (new, acknowledged, investigating,
+ * invalid, fixed, wontfix; every change kept in alert_history with who
+ * and when).
+ *
+ * Delivery: every enabled row of `webhooks` gets a POST of the alert JSON
+ * with "X-Perflab-Signature: sha256=<hex HMAC-SHA256 of the body with the
+ * webhook's secret>"; failures are retried with exponential backoff
+ * (30 s, 60 s, 120 s, ... up to ALERTS_MAX_ATTEMPTS), and every attempt
+ * is a row in `deliveries`. Email goes over SMTP with libcurl to the
+ * configured recipients, in the LKP "kernel test robot" style.
+ */
+#ifndef PERFLAB_ALERTS_H
+#define PERFLAB_ALERTS_H
+
+#include <stdint.h>
+#include <time.h>
+#include <jansson.h>
+#include <sqlite3.h>
+
+#define ALERTS_MAX_ATTEMPTS 5
+#define ALERTS_BACKOFF_S 30
+
+struct alerts_smtp {
+	const char *url;	/* smtp://host:port, NULL: no email */
+	const char *from;
+	const char *to;		/* comma-separated recipients */
+	const char *user, *password;	/* optional */
+	const char *base_url;	/* link target, e.g. http://lab:8080 */
+};
+
+/*
+ * Raise an alert for comparison @comparison_id (a regression). Queues a
+ * delivery for every enabled webhook (and email when @email). Returns the
+ * alert id, 0 when an alert for this comparison exists already, -1.
+ */
+int64_t alerts_raise_verdict(sqlite3 *db, int64_t comparison_id, int email,
+			     time_t now);
+
+/* The same for change point @cp_id of a series. */
+int64_t alerts_raise_change_point(sqlite3 *db, int64_t cp_id, int email,
+				  time_t now);
+
+/* Set @state (validated) with @who and an optional @note. 0, -1 bad state,
+ * -2 no such alert, -3 database error. */
+int alerts_set_state(sqlite3 *db, int64_t alert_id, const char *state,
+		     const char *who, const char *note, time_t now);
+
+/* The alert as JSON (with history and deliveries), or NULL. */
+json_t *alerts_json(sqlite3 *db, int64_t alert_id);
+
+/*
+ * Attempt every delivery that is pending and due at @now (webhooks and
+ * email). Network I/O: call without holding locks others need. Returns
+ * the number of attempts made, -1 on a database error.
+ */
+int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp,
+		       time_t now);
+
+/* HMAC-SHA256 of @body with @secret as lowercase hex into @hex[65]. */
+void alerts_signature(const char *secret, const char *body, size_t len,
+		      char hex[65]);
+
+/* LKP-style mail text for an alert (malloc'd), or NULL. */
+char *alerts_email_text(sqlite3 *db, int64_t alert_id,
+			const struct alerts_smtp *smtp);
+
+#endif

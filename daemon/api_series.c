@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tracked baselines, series, import and change points; see api_series.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/alerts.h"
+#include "daemon/api.h"
+#include "daemon/api_series.h"
+#include "daemon/changepoint.h"
+#include "daemon/db.h"
+#include "daemon/planner.h"
+#include "daemon/series_import.h"
+
+
+int64_t series_get_or_create(sqlite3 *db, const char *name, const char *metric,
+			     int64_t host_id, int64_t baseline_id)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO series (name, metric, host_id, baseline_id, created_at)"
+		" VALUES (?, ?, NULLIF(?, 0), NULLIF(?, 0), ?) ON CONFLICT (name, metric)"
+		" DO UPDATE SET name = excluded.name RETURNING id");
+	int64_t id = -1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, host_id);
+	sqlite3_bind_int64(st, 4, baseline_id);
+	sqlite3_bind_int64(st, 5, (int64_t)time(NULL));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int series_add_point(sqlite3 *db, int64_t sid, int64_t t, double value,
+		     const char *label, int64_t run_id, int64_t exp_id)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO series_points (series_id, t, value, label, run_id,"
+		" experiment_id, created_at) VALUES (?, ?, ?, ?, NULLIF(?, 0),"
+		" NULLIF(?, 0), ?)");
+	int ok;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, sid);
+	sqlite3_bind_int64(st, 2, t);
+	sqlite3_bind_double(st, 3, value);
+	if (label && *label)
+		sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, run_id);
+	sqlite3_bind_int64(st, 6, exp_id);
+	sqlite3_bind_int64(st, 7, (int64_t)time(NULL));
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+static int higher_is_worse(const char *metric)
+{
+	size_t n = strlen(metric);
+
+	return !strcmp(metric, "ns_per_io") || strstr(metric, "latency") ||
+	       (n > 3 && !strcmp(metric + n - 3, "_ns"));
+}
+
+static int64_t store_cp(sqlite3 *db, int64_t sid, int64_t pid, int64_t t,
+			const struct cp *c, time_t now)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO change_points (series_id, point_id, t, mean_before,"
+		" mean_after, delta_pct, p_value, detected_at) VALUES (?,?,?,?,?,?,?,?)");
+	int64_t id = -1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, sid);
+	sqlite3_bind_int64(st, 2, pid);
+	sqlite3_bind_int64(st, 3, t);
+	sqlite3_bind_double(st, 4, c->mean_before);
+	sqlite3_bind_double(st, 5, c->mean_after);
+	if (isfinite(c->delta_pct))
+		sqlite3_bind_double(st, 6, c->delta_pct);
+	sqlite3_bind_double(st, 7, c->p);
+	sqlite3_bind_int64(st, 8, (int64_t)now);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(db);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int series_detect(sqlite3 *db, int64_t sid, time_t now)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT id, t, value FROM series_points WHERE series_id = ?"
+		" ORDER BY t, id LIMIT 200000");
+	int64_t *ids = NULL, *ts = NULL, *alert = NULL;
+	double *x = NULL;
+	struct cp *cps = NULL;
+	struct cp_opts o;
+	size_t n = 0, cap = 0, nalert = 0;
+	char metric[64] = "iops";
+	int k, fresh = 0, ret = -1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, sid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			ids = realloc(ids, cap * sizeof(*ids));
+			ts = realloc(ts, cap * sizeof(*ts));
+			x = realloc(x, cap * sizeof(*x));
+			if (!ids || !ts || !x)
+				goto out;
+		}
+		ids[n] = sqlite3_column_int64(st, 0);
+		ts[n] = sqlite3_column_int64(st, 1);
+		x[n++] = sqlite3_column_double(st, 2);
+	}
+	cp_opts_default(&o);
+	o.seed ^= (uint64_t)sid;
+	cps = calloc(n / 5 + 1, sizeof(*cps));
+	alert = calloc(n / 5 + 1, sizeof(*alert));
+	if (!cps || !alert)
+		goto out;
+	k = cp_detect(x, n, &o, cps, n / 5 + 1);
+	if (k < 0)
+		goto out;
+	{
+		sqlite3_stmt *m = db_prepare(db, "SELECT metric FROM series WHERE id = ?");
+
+		if (m) {
+			sqlite3_bind_int64(m, 1, sid);
+			if (sqlite3_step(m) == SQLITE_ROW)
+				snprintf(metric, sizeof(metric), "%s",
+					 sqlite3_column_text(m, 0));
+			sqlite3_finalize(m);
+		}
+	}
+	if (db_begin(db))
+		goto out;
+	for (int i = 0; i < k; i++) {
+		int64_t pid = ids[cps[i].index], cid;
+		int worse;
+
+		size_t lo = cps[i].index >= (size_t)o.min_size ?
+			    cps[i].index - o.min_size : 0;
+		size_t hi = cps[i].index + o.min_size < n ?
+			    cps[i].index + o.min_size : n - 1;
+
+		/* Known already (points may have been inserted around it). */
+		if (db_int(db, 0, "SELECT id FROM change_points WHERE series_id = ?"
+			   " AND (point_id = ? OR t BETWEEN ? AND ?)", 4, sid, pid,
+			   ts[lo], ts[hi]))
+			continue;
+		cid = store_cp(db, sid, pid, ts[cps[i].index], &cps[i], now);
+		if (cid < 0) {
+			db_rollback(db);
+			goto out;
+		}
+		fresh++;
+		worse = higher_is_worse(metric) ? cps[i].delta_pct > 0 :
+						  cps[i].delta_pct < 0;
+		if (worse)
+			alert[nalert++] = cid;
+	}
+	if (db_commit(db))
+		goto out;
+	/* Alerts have their own transactions. */
+	for (size_t i = 0; i < nalert; i++)
+		if (alerts_raise_change_point(db, alert[i], 1, now) < 0)
+			goto out;
+	ret = fresh;
+out:
+	sqlite3_finalize(st);
+	free(ids);
+	free(ts);
+	free(x);
+	free(cps);
+	free(alert);
+	return ret;
+}
+
+/* ---- baselines ------------------------------------------------------------------ */
+
+static int64_t queue_baseline(sqlite3 *db, sqlite3_stmt *row, char *err,
+			      size_t errlen)
+{
+	struct variant_spec v = { .name = "base", .is_control = true,
+				  .cmdline = "", .setup = "" };
+	struct experiment_spec e = {
+		.title = (const char *)sqlite3_column_text(row, 1),
+		.kind = "baseline",
+		.label = (const char *)sqlite3_column_text(row, 3),
+		.backend = (const char *)sqlite3_column_text(row, 4),
+		.config = "",
+		.base_id = sqlite3_column_int64(row, 2),
+		.bench_json = (const char *)sqlite3_column_text(row, 5),
+		.runs = sqlite3_column_int(row, 6),
+		.max_runs = sqlite3_column_int(row, 6),
+		.baseline_id = sqlite3_column_int64(row, 0),
+		.variants = &v,
+		.nvariants = 1,
+	};
+
+	return planner_create(db, &e, err, errlen);
+}
+
+int series_baselines_tick(sqlite3 *db, time_t now)
+{
+	sqlite3_stmt *st;
+	int queued = 0;
+	char err[256];
+
+	if (db_begin(db))
+		return -1;
+	st = db_prepare(db,
+		"SELECT b.id, b.name, b.base_id, b.label, b.backend, b.bench, b.runs,"
+		" b.schedule_seconds FROM baselines b WHERE b.enabled = 1 AND"
+		" COALESCE(b.next_run_at, 0) <= ? AND NOT EXISTS (SELECT 1 FROM"
+		" experiments e WHERE e.baseline_id = b.id AND e.state IN"
+		" ('queued', 'running'))");
+	if (!st)
+		goto fail;
+	sqlite3_bind_int64(st, 1, (int64_t)now);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (queue_baseline(db, st, err, sizeof(err)) < 0) {
+			fprintf(stderr, "perflabd: baseline %s: %s\n",
+				sqlite3_column_text(st, 1), err);
+			goto fail;
+		}
+		if (db_int(db, -1, "UPDATE baselines SET next_run_at = ? + ?"
+			   " WHERE id = ? RETURNING id", 3, (int64_t)now,
+			   sqlite3_column_int64(st, 7),
+			   sqlite3_column_int64(st, 0)) < 0)
+			goto fail;
+		queued++;
+	}
+	sqlite3_finalize(st);
+	return db_commit(db) ? -1 : queued;
+fail:
+	sqlite3_finalize(st);
+	db_rollback(db);
+	return -1;
+}
+
+int api_baselines_post(struct http_req *req, struct http_resp *resp)
+{
+	static const char *const keys[] = { "name", "base", "label", "backend",
+		"bench", "runs", "schedule_seconds", NULL };
+	const char *name = NULL, *base = NULL, *label = NULL, *backend = NULL, *bad;
+	json_t *body = http_json_body(req, resp), *bench = NULL;
+	json_int_t runs = 1, sched;
+	sqlite3_stmt *st = NULL;
+	int64_t base_id, id;
+	char err[256], *btxt = NULL;
+	int ret = 0;
+
+	if (!body)
+		return 0;
+	if (json_check_keys(body, keys, &bad)) {
+		ret = http_error(resp, 400, "unknown field \"%s\"", bad);
+		goto out;
+	}
+	if (api_opt_string(body, "name", 64, &name, resp) ||
+	    api_opt_string(body, "base", 64, &base, resp) ||
+	    api_opt_string(body, "label", 64, &label, resp) ||
+	    api_opt_string(body, "backend", 32, &backend, resp))
+		goto out;
+	if (!name || !api_valid_name(name)) {
+		ret = http_error(resp, 400, "\"name\" is required: 1..64 of [A-Za-z0-9._+-]");
+		goto out;
+	}
+	if ((label && !api_valid_name(label)) || (backend && !api_valid_name(backend))) {
+		ret = http_error(resp, 400, "\"label\" and \"backend\" must be names of [A-Za-z0-9._+-]");
+		goto out;
+	}
+	if (json_object_get(body, "runs")) {
+		runs = json_integer_value(json_object_get(body, "runs"));
+		if (!json_is_integer(json_object_get(body, "runs")) || runs < 1 || runs > 100) {
+			ret = http_error(resp, 400, "\"runs\" must be an integer 1..100");
+			goto out;
+		}
+	}
+	sched = json_integer_value(json_object_get(body, "schedule_seconds"));
+	if (!json_is_integer(json_object_get(body, "schedule_seconds")) ||
+	    sched < 60 || sched > 90 * 86400) {
+		ret = http_error(resp, 400, "\"schedule_seconds\" must be an integer 60..7776000");
+		goto out;
+	}
+	bench = api_bench_params(json_object_get(body, "bench"), err, sizeof(err));
+	if (!bench) {
+		ret = http_error(resp, 400, "%s", err);
+		goto out;
+	}
+	st = db_prepare(req->db, "SELECT id FROM bases WHERE name = ?");
+	if (!st) {
+		ret = -1;
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, base ? base : "linux-6.1", -1, SQLITE_STATIC);
+	base_id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (base_id < 0) {
+		ret = http_error(resp, 422, "no such base \"%s\"", base ? base : "linux-6.1");
+		goto out;
+	}
+	btxt = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
+	st = db_prepare(req->db,
+		"INSERT INTO baselines (name, base_id, label, backend, bench, runs,"
+		" schedule_seconds, next_run_at, created_at) VALUES (?,?,?,?,?,?,?,?,?)");
+	if (!st || !btxt) {
+		ret = -1;
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, base_id);
+	if (label)
+		sqlite3_bind_text(st, 3, label, -1, SQLITE_STATIC);
+	if (backend)
+		sqlite3_bind_text(st, 4, backend, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, btxt, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, runs);
+	sqlite3_bind_int64(st, 7, sched);
+	sqlite3_bind_int64(st, 8, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, 9, (int64_t)time(NULL));
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		ret = http_error(resp, 409, "baseline \"%s\" exists", name);
+		goto out;
+	}
+	id = sqlite3_last_insert_rowid(req->db);
+	ret = http_json(resp, 201, json_pack("{s:I, s:s}", "id", (json_int_t)id,
+					     "name", name));
+out:
+	sqlite3_finalize(st);
+	free(btxt);
+	json_decref(bench);
+	json_decref(body);
+	return ret;
+}
+
+static int reply_rows(struct http_req *req, struct http_resp *resp,
+		      const char *sql, const char *key)
+{
+	sqlite3_stmt *st = db_prepare(req->db, sql);
+	json_t *a;
+
+	if (!st)
+		return -1;
+	a = json_rows(st);
+	sqlite3_finalize(st);
+	return http_json(resp, 200, json_pack("{s:o}", key, a));
+}
+
+int api_baselines_list(struct http_req *req, struct http_resp *resp)
+{
+	return reply_rows(req, resp,
+		"SELECT b.id, b.name, ba.name AS base, b.label, b.backend,"
+		" b.bench AS bench_json, b.runs, b.schedule_seconds, b.next_run_at,"
+		" b.enabled, b.created_at, (SELECT json_group_array(s.id) FROM series s"
+		" WHERE s.baseline_id = b.id) AS series_json FROM baselines b"
+		" JOIN bases ba ON ba.id = b.base_id ORDER BY b.id", "baselines");
+}
+
+/* ---- series ------------------------------------------------------------------------ */
+
+static json_t *rows_for(sqlite3 *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	json_t *a;
+
+	if (!st)
+		return json_array();
+	sqlite3_bind_int64(st, 1, id);
+	a = json_rows(st);
+	sqlite3_finalize(st);
+	return a;
+}
+
+int api_series_get(struct http_req *req, struct http_resp *resp)
+{
+	const char *ids = http_query(req, "id"), *name = http_query(req, "name");
+	const char *metric = http_query(req, "metric");
+	json_t *s, *arr;
+	int64_t id = -1;
+	char *end;
+
+	if (!ids && !name)
+		return reply_rows(req, resp,
+			"SELECT s.id, s.name, s.metric, s.host_id, s.baseline_id, s.label,"
+			" (SELECT count(*) FROM series_points p WHERE p.series_id = s.id)"
+			" AS points, (SELECT count(*) FROM change_points c WHERE"
+			" c.series_id = s.id) AS change_points FROM series s ORDER BY s.id",
+			"series");
+	if (ids) {
+		id = strtoll(ids, &end, 10);
+		if (*end || end == ids || id <= 0)
+			return http_error(resp, 400, "id must be a positive integer");
+	} else {
+		sqlite3_stmt *st = db_prepare(req->db,
+			"SELECT id FROM series WHERE name = ? AND metric = ?");
+
+		if (!st)
+			return -1;
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, metric ? metric : "iops", -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	arr = rows_for(req->db, "SELECT id, name, metric, host_id, baseline_id,"
+		       " label, created_at FROM series WHERE id = ?", id);
+	s = json_incref(json_array_get(arr, 0));
+	json_decref(arr);
+	if (!s)
+		return http_error(resp, 404, "no such series");
+	json_object_set_new(s, "points", rows_for(req->db,
+		"SELECT id, t, value, label, run_id, experiment_id FROM series_points"
+		" WHERE series_id = ? ORDER BY t, id", id));
+	json_object_set_new(s, "change_points", rows_for(req->db,
+		"SELECT c.id, c.point_id, c.t, p.label, c.mean_before, c.mean_after,"
+		" c.delta_pct, c.p_value, c.detected_at FROM change_points c LEFT JOIN"
+		" series_points p ON p.id = c.point_id WHERE c.series_id = ? ORDER BY c.t",
+		id));
+	return http_json(resp, 200, s);
+}
+
+/* ---- import ------------------------------------------------------------------------- */
+
+static int store_points(sqlite3 *db, const char *name, const char *metric,
+			const struct series_point_in *pts, size_t n, int64_t *sid)
+{
+	if (db_begin(db))
+		return -1;
+	*sid = series_get_or_create(db, name, metric, 0, 0);
+	if (*sid < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		if (series_add_point(db, *sid, pts[i].t, pts[i].v, pts[i].label, 0, 0))
+			goto fail;
+	return db_commit(db);
+fail:
+	db_rollback(db);
+	return -1;
+}
+
+int api_series_import(struct http_req *req, struct http_resp *resp)
+{
+	const char *name = http_query(req, "name"), *metric = http_query(req, "metric");
+	struct series_point_in *pts = NULL;
+	json_t *body = NULL;
+	size_t n = 0;
+	int64_t sid;
+	char err[256] = "bad input";
+	int ret, fresh;
+
+	if (req->body[strspn(req->body, " \t\r\n")] == '{') {
+		body = http_json_body(req, resp);
+		if (!body)
+			return 0;
+		if (json_is_string(json_object_get(body, "name")))
+			name = json_string_value(json_object_get(body, "name"));
+		if (json_is_string(json_object_get(body, "metric")))
+			metric = json_string_value(json_object_get(body, "metric"));
+		ret = series_parse_json_points(json_object_get(body, "points"), &pts, &n,
+					err, sizeof(err));
+	} else {
+		ret = series_parse_csv(req->body, &pts, &n, err, sizeof(err));
+	}
+	if (ret) {
+		ret = http_error(resp, 400, "%s", err);
+		goto out;
+	}
+	if (!name || !*name || strlen(name) > 128 || (metric && strlen(metric) > 64)) {
+		ret = http_error(resp, 400, "a series \"name\" (1..128 bytes) is required");
+		goto out;
+	}
+	if (!n) {
+		ret = http_error(resp, 400, "no points");
+		goto out;
+	}
+	if (store_points(req->db, name, metric ? metric : "iops", pts, n, &sid)) {
+		ret = -1;
+		goto out;
+	}
+	fresh = series_detect(req->db, sid, time(NULL));
+	ret = http_json(resp, 201, json_pack("{s:I, s:I, s:i}", "series_id",
+		(json_int_t)sid, "imported", (json_int_t)n, "new_change_points",
+		fresh < 0 ? 0 : fresh));
+out:
+	free(pts);
+	json_decref(body);
+	return ret;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Change-point detection on a performance series: E-Divisive means
+ * (Matteson & James 2014, energy statistic with alpha = 1) as used by
+ * Apache Otava / Hunter, with a permutation significance test.
+ *
+ * The series is cut into windows of cp_opts.window points starting every
+ * window/2 points (each point is seen by up to two windows, so a shift
+ * near one window's edge is central in the other). In each window, the
+ * split that maximises the energy statistic (both sides at least
+ * min_size points, so one outlier cannot be a segment) is kept when no
+ * permutation of the window's points out of cp_opts.permutations
+ * reaches it (p = (1 + hits) / (1 + permutations) <= max_p), then both
+ * sides are searched again (binary segmentation). Windows are processed
+ * in order and a later window's change point closer than min_size to an
+ * accepted one is dropped (the earlier window wins). Permutations come
+ * from a PRNG seeded by cp_opts.seed and the window start, so the result
+ * is deterministic.
+ *
+ * Incremental: appending points only changes the windows that reached
+ * past the old end, so cp_update() keeps the change points found by the
+ * windows before them and recomputes the rest; the result is identical
+ * to cp_detect() on the whole series.
+ */
+#ifndef PERFLAB_CHANGEPOINT_H
+#define PERFLAB_CHANGEPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cp_opts {
+	int window;		/* 50 */
+	int min_size;		/* 5 */
+	int permutations;	/* 999 */
+	double max_p;		/* 0.001 */
+	uint64_t seed;
+};
+
+struct cp {
+	size_t index;		/* first point of the new segment */
+	double p;		/* permutation p-value */
+	double q;		/* energy statistic of the split */
+	double mean_before, mean_after;	/* neighbouring segments */
+	double delta_pct;	/* 100 * (after - before) / before */
+	size_t window;		/* start of the window that found it */
+};
+
+void cp_opts_default(struct cp_opts *o);
+
+/*
+ * Detect change points in @x[0..n). Writes up to @max into @out, sorted
+ * by index, with segment means filled in. Returns the count, or -1.
+ */
+int cp_detect(const double *x, size_t n, const struct cp_opts *o,
+	      struct cp *out, size_t max);
+
+/*
+ * The same after points were appended: @prev[0..nprev) is the result of
+ * cp_detect() (same options) on the prefix x[0..nold). Returns the count
+ * written to @out (which must not alias @prev), or -1.
+ */
+int cp_update(const double *x, size_t n, size_t nold, const struct cp *prev,
+	      size_t nprev, const struct cp_opts *o, struct cp *out,
+	      size_t max);
+
+#endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perflabd handler API. A handler gets a parsed request and fills a
+ * response; routes.c maps METHOD + path pattern to handlers.
+ *
+ *	int api_thing_get(struct http_req *req, struct http_resp *resp)
+ *	{
+ *		int64_t id = http_param_id(req, "id");
+ *		json_t *o;
+ *
+ *		if (id < 0)
+ *			return http_error(resp, 404, "no such thing");
+ *		o = json_pack("{s:I}", "id", (json_int_t)id);
+ *		return http_json(resp, 200, o);		(steals o)
+ *	}
+ *
+ * Handlers return the value of the reply helper (0), or -1 on an internal
+ * error without a reply, which becomes 500 {"error": "internal error"}.
+ * req->db is a connection owned by the request (do not close it; do not
+ * keep it past the handler). Everything in req is valid until the handler
+ * returns.
+ */
+#ifndef PERFLAB_HTTP_H
+#define PERFLAB_HTTP_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+#include <sqlite3.h>
+
+struct MHD_Connection;
+struct MHD_Response;
+struct server;
+
+/* Key roles; a route lists the roles it accepts (bit mask). */
+enum {
+	ROLE_NONE = 0,
+	ROLE_SUBMIT = 1 << 0,
+	ROLE_ADMIN = 1 << 1,
+	ROLE_RUNNER = 1 << 2,
+};
+/* Route access: PUBLIC needs no key; READ = submit or admin (or anyone
+ * when perflabd runs with --public-read). */
+#define AUTH_PUBLIC 0u
+#define AUTH_READ (ROLE_SUBMIT | ROLE_ADMIN)
+#define AUTH_SUBMIT (ROLE_SUBMIT | ROLE_ADMIN)
+#define AUTH_ADMIN ROLE_ADMIN
+#define AUTH_RUNNER (ROLE_RUNNER | ROLE_ADMIN)
+
+/* The authenticated caller (all zero for anonymous requests). */
+struct http_auth {
+	int role;		/* ROLE_* or ROLE_NONE */
+	int64_t key_id;
+	int64_t host_id;	/* runner keys: host bound to the key, or 0 */
+	char name[64];		/* key name, for "who" fields */
+};
+
+#define HTTP_MAX_PARAMS 8
+
+struct http_req {
+	const char *method;	/* "GET", "POST", ... */
+	const char *path;	/* URL path, no query string */
+	const char *body;	/* request body, NUL-terminated; "" when none */
+	size_t body_len;
+	int nparams;		/* path parameters: {name} in the pattern */
+	struct {
+		const char *name;
+		const char *value;
+	} params[HTTP_MAX_PARAMS];
+	struct http_auth auth;
+	sqlite3 *db;		/* this request's connection */
+	struct server *srv;	/* daemon state (see server.h) */
+	struct MHD_Connection *conn;
+	void *priv;		/* handler-private, kept across re-entry */
+};
+
+struct http_resp {
+	int status;
+	const char *content_type;
+	char *body;		/* malloc'ed, freed by the server */
+	size_t len;
+	struct MHD_Response *mhd;	/* custom response (SSE); wins if set */
+	char location[256];	/* Location header if non-empty */
+	bool suspended;		/* long-poll: see server.c */
+};
+
+typedef int (*http_handler)(struct http_req *req, struct http_resp *resp);
+
+/* Path parameter by name, or NULL. */
+const char *http_param(const struct http_req *req, const char *name);
+/* Path parameter parsed as a positive decimal id, or -1. */
+int64_t http_param_id(const struct http_req *req, const char *name);
+/* Query string argument (URL-decoded), or NULL. */
+const char *http_query(const struct http_req *req, const char *key);
+/* Request header, or NULL. */
+const char *http_header(const struct http_req *req, const char *name);
+
+/*
+ * Parse the body as a JSON object. On failure replies 400 with the reason
+ * and returns NULL (the handler then just returns 0).
+ */
+json_t *http_json_body(struct http_req *req, struct http_resp *resp);
+
+/* Reply helpers; all return 0 (or -1 when out of memory). */
+int http_json(struct http_resp *resp, int status, json_t *o); /* steals o */
+int http_text(struct http_resp *resp, int status, const char *content_type,
+	      const char *text, size_t len);	/* copies text */
+int http_take(struct http_resp *resp, int status, const char *content_type,
+	      char *buf, size_t len);	/* takes malloc'ed buf */
+int http_error(struct http_resp *resp, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * JSON string from bytes that may not be valid UTF-8 (patch text, logs):
+ * invalid sequences become U+FFFD. Never NULL unless out of memory.
+ */
+json_t *json_string_lossy(const char *s, size_t len);
+/* Column @i of @st as JSON: null, integer, real, or lossy string. */
+json_t *json_col(sqlite3_stmt *st, int i);
+
+/*
+ * The current row of @st as an object keyed by column name. A column
+ * named "a.b" goes into sub-object "a" as "b"; a name ending in "_json"
+ * holds JSON text that is parsed (the suffix is dropped).
+ */
+json_t *json_row(sqlite3_stmt *st);
+/* Every row of @st (after binding) as an array of json_row objects. */
+json_t *json_rows(sqlite3_stmt *st);
+
+/* Small JSON validation helpers used by the API modules. */
+/* 0 if every key of @o is in the NULL-terminated @allowed, else -1 and
+ * the offending key in @bad. */
+int json_check_keys(json_t *o, const char *const *allowed, const char **bad);
+
+#endif

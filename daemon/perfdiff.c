@@ -1,0 +1,802 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf diff of aggregated profiles (see perfdiff.h for the definitions).
+ *
+ * Symbols are interned in an open-addressing hash table keyed by
+ * (dso, name); each distinct symbol gets a row with one accumulator per
+ * side. A run's per-symbol share is linear in its samples, so duplicates
+ * within a run add up before the share is squared for the stddev.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/perfdiff.h"
+
+struct acc {
+	uint64_t samples;
+	double sum; /* of per-run percent */
+	double sumsq;
+	double cur; /* percent in run @stamp, not yet squared */
+	int64_t stamp;
+};
+
+struct symtab {
+	size_t cap; /* power of two */
+	uint32_t *slot; /* row index + 1, 0 = empty */
+	uint64_t *hash; /* per row */
+	struct pd_row *rows;
+	size_t nr, rows_cap;
+	struct acc *acc; /* [rows_cap * nr_sides] */
+	size_t nr_sides;
+};
+
+static uint64_t sym_hash(const char *dso, const char *name)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)dso; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h ^ (h >> 29);
+}
+
+static int symtab_grow_slots(struct symtab *t)
+{
+	size_t ncap = t->cap ? t->cap * 2 : 1024, i;
+	uint32_t *ns = calloc(ncap, sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	for (i = 0; i < t->nr; i++) {
+		size_t j = t->hash[i] & (ncap - 1);
+
+		while (ns[j])
+			j = (j + 1) & (ncap - 1);
+		ns[j] = i + 1;
+	}
+	free(t->slot);
+	t->slot = ns;
+	t->cap = ncap;
+	return 0;
+}
+
+static int symtab_grow_rows(struct symtab *t)
+{
+	size_t ncap = t->rows_cap ? t->rows_cap * 2 : 1024;
+	struct pd_row *r = realloc(t->rows, ncap * sizeof(*r));
+	uint64_t *h;
+	struct acc *a;
+
+	if (!r)
+		return -1;
+	t->rows = r;
+	h = realloc(t->hash, ncap * sizeof(*h));
+	if (!h)
+		return -1;
+	t->hash = h;
+	a = realloc(t->acc, ncap * t->nr_sides * sizeof(*a));
+	if (!a)
+		return -1;
+	memset(a + t->rows_cap * t->nr_sides, 0,
+	       (ncap - t->rows_cap) * t->nr_sides * sizeof(*a));
+	t->acc = a;
+	t->rows_cap = ncap;
+	return 0;
+}
+
+/* Room for the symbols of every side's first run without rehashing. */
+static int symtab_presize(struct symtab *t, const struct pd_side *sides,
+			  size_t nr_sides)
+{
+	size_t want = 0, s;
+
+	for (s = 0; s < nr_sides; s++)
+		if (sides[s].nr_runs)
+			want += sides[s].runs[0].nr_syms;
+	want = want > (1u << 24) ? 1u << 24 : want;
+	while (t->rows_cap < want)
+		if (symtab_grow_rows(t))
+			return -1;
+	while (t->cap < 2 * want)
+		if (symtab_grow_slots(t))
+			return -1;
+	return 0;
+}
+
+/* Row index of (dso, name), inserted if new; -1 when out of memory. */
+static long symtab_get(struct symtab *t, const char *dso, const char *name)
+{
+	uint64_t h = sym_hash(dso, name);
+	size_t j;
+
+	if ((t->nr + 1) * 2 > t->cap && symtab_grow_slots(t))
+		return -1;
+	for (j = h & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
+		size_t i = t->slot[j] - 1;
+
+		if (t->hash[i] == h && !strcmp(t->rows[i].name, name) &&
+		    !strcmp(t->rows[i].dso, dso))
+			return (long)i;
+	}
+	if (t->nr == t->rows_cap && symtab_grow_rows(t))
+		return -1;
+	t->rows[t->nr].dso = dso;
+	t->rows[t->nr].name = name;
+	t->rows[t->nr].cells = NULL;
+	t->hash[t->nr] = h;
+	t->slot[j] = t->nr + 1;
+	return (long)t->nr++;
+}
+
+static void symtab_free(struct symtab *t)
+{
+	free(t->slot);
+	free(t->hash);
+	free(t->rows);
+	free(t->acc);
+}
+
+static void acc_flush(struct acc *a)
+{
+	a->sum += a->cur;
+	a->sumsq += a->cur * a->cur;
+	a->cur = 0;
+}
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int check_run(const struct pd_profile *p, const char *event,
+		     const char *side, size_t run, char *err, size_t errlen)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	/* like perf diff, only profiles of the same event compare */
+	if (strcmp(p->event ? p->event : "", event))
+		return errf(
+			err, errlen,
+			"%s: run %zu: event '%s' is not the baseline's '%s'",
+			side, run, p->event ? p->event : "", event);
+	if (p->total == 0)
+		return errf(err, errlen, "%s: run %zu has an empty profile",
+			    side, run);
+	for (i = 0; i < p->nr_syms; i++) {
+		if (!p->syms[i].dso || !p->syms[i].name)
+			return errf(err, errlen,
+				    "%s: run %zu: symbol without name", side,
+				    run);
+		sum += p->syms[i].samples;
+	}
+	if (sum > p->total)
+		return errf(err, errlen,
+			    "%s: run %zu: symbol samples (%" PRIu64
+			    ") exceed the total (%" PRIu64 ")",
+			    side, run, sum, p->total);
+	return 0;
+}
+
+/* Add the runs of side @s to the table. */
+static int add_side(struct symtab *t, const struct pd_side *side, size_t s,
+		    const char *event, struct pd_side_info *info,
+		    int64_t *stamp, char *err, size_t errlen)
+{
+	size_t r, i;
+
+	info->name = side->name ? side->name : "";
+	info->nr_runs = side->nr_runs;
+	if (!side->nr_runs)
+		return errf(err, errlen, "%s: no profiled runs", info->name);
+	for (r = 0; r < side->nr_runs; r++) {
+		const struct pd_profile *p = &side->runs[r];
+		double scale;
+
+		if (check_run(p, event, info->name, r, err, errlen))
+			return -1;
+		scale = 100.0 / (double)p->total;
+		info->total += p->total;
+		info->lost += p->lost;
+		++*stamp;
+		for (i = 0; i < p->nr_syms; i++) {
+			const struct pd_sym *y = &p->syms[i];
+			struct acc *a;
+			long row;
+
+			if (!y->samples)
+				continue;
+			row = symtab_get(t, y->dso, y->name);
+			if (row < 0)
+				return errf(err, errlen, "out of memory");
+			a = &t->acc[row * t->nr_sides + s];
+			if (a->stamp != *stamp) {
+				acc_flush(a);
+				a->stamp = *stamp;
+			}
+			a->samples += y->samples;
+			a->cur += (double)y->samples * scale;
+		}
+	}
+	return 0;
+}
+
+static void fill_cell(struct pd_cell *c, struct acc *a,
+		      const struct pd_side_info *si)
+{
+	double n = (double)si->nr_runs, var;
+
+	acc_flush(a);
+	c->present = a->samples > 0;
+	c->samples = a->samples;
+	c->percent = (double)a->samples * 100.0 / (double)si->total;
+	c->stddev = NAN;
+	c->noise = -1;
+	if (si->nr_runs >= 2) {
+		var = (a->sumsq - a->sum * a->sum / n) / (n - 1);
+		c->stddev = var > 0 ? sqrt(var) : 0.0;
+	}
+}
+
+static void compare_cell(struct pd_cell *c, const struct pd_cell *b,
+			 const struct pd_result *r, size_t s)
+{
+	c->has_pair = c->present;
+	if (!c->has_pair)
+		return;
+	/* builtin-diff.c compute_delta/ratio/wdiff */
+	c->delta = c->percent - b->percent;
+	c->ratio = (double)c->samples / (double)(b->samples ? b->samples : 1);
+	c->wdiff = (int64_t)c->samples * r->opts.w2 -
+		   (int64_t)b->samples * r->opts.w1;
+	if (r->sides[0].nr_runs >= 2 && r->sides[s].nr_runs >= 2) {
+		double se = sqrt(b->stddev * b->stddev / r->sides[0].nr_runs +
+				 c->stddev * c->stddev / r->sides[s].nr_runs);
+
+		c->noise = fabs(c->delta) <= 2.0 * se;
+	}
+}
+
+/* ---- sorting --------------------------------------------------------- */
+
+/* Sort value of @row; false when the row has none (sorted last). */
+static bool sort_value(const struct pd_result *r, const struct pd_row *row,
+		       enum pd_sort key, double *v)
+{
+	const struct pd_cell *b = &row->cells[0];
+	const struct pd_cell *c = &row->cells[r->opts.sort_idx];
+
+	switch (key) {
+	case PD_SORT_BASELINE:
+		*v = b->percent;
+		return b->present;
+	case PD_SORT_NEW:
+		*v = c->percent;
+		return true;
+	case PD_SORT_DELTA:
+		*v = c->delta;
+		return c->has_pair;
+	case PD_SORT_DELTA_ABS:
+		*v = fabs(c->delta);
+		return c->has_pair;
+	case PD_SORT_RATIO:
+		*v = c->ratio;
+		return c->has_pair && b->present;
+	case PD_SORT_WDIFF:
+		*v = (double)c->wdiff;
+		return c->has_pair && b->present;
+	case PD_SORT_STDDEV:
+		*v = fmax(isnan(b->stddev) ? 0 : b->stddev,
+			  isnan(c->stddev) ? 0 : c->stddev);
+		return true;
+	case PD_SORT_SAMPLES:
+		*v = (double)(b->samples + c->samples);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static enum pd_sort effective_sort(const struct pd_opts *o)
+{
+	if (o->sort != PD_SORT_DEFAULT)
+		return o->sort;
+	switch (o->compute) {
+	case PD_RATIO:
+		return PD_SORT_RATIO;
+	case PD_WDIFF:
+		return PD_SORT_WDIFF;
+	default:
+		return PD_SORT_DELTA_ABS;
+	}
+}
+
+/* Sort key of one row, compact so the sort stays in cache. */
+struct skey {
+	double v;
+	uint64_t bs, ns; /* baseline and sorted-side samples */
+	uint32_t idx;
+	bool has;
+};
+
+static int cmp_names(const struct pd_row *a, const struct pd_row *b)
+{
+	int c = strcmp(a->dso, b->dso);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static int cmp_keys(const void *pa, const void *pb, void *arg)
+{
+	const struct pd_result *r = arg;
+	const struct skey *a = pa, *b = pb;
+	const struct pd_row *ra = &r->rows[a->idx], *rb = &r->rows[b->idx];
+	enum pd_sort key = effective_sort(&r->opts);
+	int c;
+
+	if (key == PD_SORT_DSO || key == PD_SORT_SYMBOL) {
+		c = key == PD_SORT_DSO ? strcmp(ra->dso, rb->dso) :
+					 strcmp(ra->name, rb->name);
+		if (c)
+			return c;
+	} else {
+		if (a->has != b->has)
+			return a->has ? -1 : 1;
+		if (a->has && a->v != b->v)
+			return a->v > b->v ? -1 : 1;
+	}
+	/* ties: baseline samples, new samples, then names */
+	if (a->bs != b->bs)
+		return a->bs > b->bs ? -1 : 1;
+	if (a->ns != b->ns)
+		return a->ns > b->ns ? -1 : 1;
+	return cmp_names(ra, rb);
+}
+
+static int sort_rows(struct pd_result *r)
+{
+	enum pd_sort key = effective_sort(&r->opts);
+	struct skey *k = malloc((r->nr_rows ? r->nr_rows : 1) * sizeof(*k));
+	struct pd_row *sorted;
+	size_t i;
+
+	if (!k)
+		return -1;
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct pd_row *row = &r->rows[i];
+
+		k[i].idx = i;
+		k[i].v = 0;
+		k[i].has = sort_value(r, row, key, &k[i].v);
+		k[i].bs = row->cells[0].samples;
+		k[i].ns = row->cells[r->opts.sort_idx].samples;
+	}
+	qsort_r(k, r->nr_rows, sizeof(*k), cmp_keys, r);
+	sorted = malloc((r->nr_rows ? r->nr_rows : 1) * sizeof(*sorted));
+	if (!sorted) {
+		free(k);
+		return -1;
+	}
+	for (i = 0; i < r->nr_rows; i++)
+		sorted[i] = r->rows[k[i].idx];
+	free(r->rows);
+	r->rows = sorted;
+	free(k);
+	return 0;
+}
+
+/* ---- options ----------------------------------------------------------- */
+
+void perfdiff_default_opts(struct pd_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->compute = PD_DELTA;
+	o->w1 = 1;
+	o->w2 = 1;
+	o->sort = PD_SORT_DEFAULT;
+	o->sort_idx = 1;
+}
+
+static int parse_weight(const char *s, char **end, int64_t *w)
+{
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, end, 10);
+	if (errno || *end == s || v == 0 || v > 1000000 || v < -1000000)
+		return -1;
+	*w = v;
+	return 0;
+}
+
+int perfdiff_parse_compute(const char *s, struct pd_opts *o)
+{
+	char *end;
+
+	if (!strcmp(s, "delta"))
+		o->compute = PD_DELTA;
+	else if (!strcmp(s, "delta-abs"))
+		o->compute = PD_DELTA_ABS;
+	else if (!strcmp(s, "ratio"))
+		o->compute = PD_RATIO;
+	else if (!strncmp(s, "wdiff:", 6)) {
+		if (parse_weight(s + 6, &end, &o->w1) || *end != ',' ||
+		    parse_weight(end + 1, &end, &o->w2) || *end)
+			return -1;
+		o->compute = PD_WDIFF;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const sort_names[] = {
+	[PD_SORT_DEFAULT] = "default",
+	[PD_SORT_BASELINE] = "baseline",
+	[PD_SORT_NEW] = "new",
+	[PD_SORT_DELTA] = "delta",
+	[PD_SORT_DELTA_ABS] = "delta-abs",
+	[PD_SORT_RATIO] = "ratio",
+	[PD_SORT_WDIFF] = "wdiff",
+	[PD_SORT_STDDEV] = "stddev",
+	[PD_SORT_SAMPLES] = "samples",
+	[PD_SORT_DSO] = "dso",
+	[PD_SORT_SYMBOL] = "symbol",
+};
+
+const char *perfdiff_sort_name(const struct pd_opts *o)
+{
+	return sort_names[effective_sort(o)];
+}
+
+int perfdiff_parse_sort(const char *s, enum pd_sort *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
+		if (!strcmp(s, sort_names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ---- compute ----------------------------------------------------------- */
+
+static int build_rows(struct pd_result *r, struct symtab *t)
+{
+	size_t i, s, n = r->nr_sides;
+
+	r->cell_store = calloc(t->nr ? t->nr * n : 1, sizeof(*r->cell_store));
+	if (!r->cell_store)
+		return -1;
+	for (i = 0; i < t->nr; i++) {
+		struct pd_row *row = &t->rows[i];
+
+		row->cells = &r->cell_store[i * n];
+		for (s = 0; s < n; s++)
+			fill_cell(&row->cells[s], &t->acc[i * n + s],
+				  &r->sides[s]);
+		for (s = 1; s < n; s++)
+			compare_cell(&row->cells[s], &row->cells[0], r, s);
+	}
+	r->rows = t->rows;
+	t->rows = NULL;
+	r->nr_symbols = t->nr;
+	r->nr_rows = t->nr;
+	return 0;
+}
+
+struct pd_result *perfdiff_compute(const struct pd_side *sides, size_t nr_sides,
+				   const struct pd_opts *opts, char *err,
+				   size_t errlen)
+{
+	struct symtab t = { .nr_sides = nr_sides };
+	struct pd_result *r;
+	int64_t stamp = 0;
+	size_t s;
+
+	if (nr_sides < 2) {
+		errf(err, errlen,
+		     "perf diff needs a baseline and at least one other profile");
+		return NULL;
+	}
+	if (opts->sort_idx < 1 || (size_t)opts->sort_idx >= nr_sides ||
+	    !opts->w1 || !opts->w2) {
+		errf(err, errlen, "bad perf diff options");
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		goto oom;
+	r->opts = *opts;
+	r->nr_sides = nr_sides;
+	r->sides = calloc(nr_sides, sizeof(*r->sides));
+	if (!r->sides || symtab_presize(&t, sides, nr_sides))
+		goto oom;
+	r->event = sides[0].nr_runs && sides[0].runs[0].event ?
+			   sides[0].runs[0].event :
+			   "";
+	for (s = 0; s < nr_sides; s++) {
+		if (add_side(&t, &sides[s], s, r->event, &r->sides[s], &stamp,
+			     err, errlen))
+			goto fail;
+	}
+	if (build_rows(r, &t))
+		goto oom;
+	if (sort_rows(r))
+		goto oom;
+	if (opts->limit && opts->limit < r->nr_rows)
+		r->nr_rows = opts->limit;
+	symtab_free(&t);
+	return r;
+oom:
+	errf(err, errlen, "out of memory");
+fail:
+	symtab_free(&t);
+	perfdiff_free(r);
+	return NULL;
+}
+
+void perfdiff_free(struct pd_result *r)
+{
+	if (!r)
+		return;
+	free(r->sides);
+	free(r->rows);
+	free(r->cell_store);
+	free(r);
+}
+
+/* ---- text layout (tools/perf/builtin-diff.c + ui/stdio/hist.c) --------- */
+
+enum col_kind {
+	COL_BASELINE,
+	COL_STDDEV,
+	COL_COMPUTE,
+	COL_NOISE,
+	COL_DSO,
+	COL_SYM
+};
+
+struct col {
+	enum col_kind kind;
+	size_t side;
+	int width;
+	char hdr[32];
+};
+
+#define PD_MAX_COLS 64
+
+static const struct {
+	const char *name, *header;
+	int width;
+} computes[] = {
+	[PD_DELTA] = { "delta", "Delta", 7 },
+	[PD_DELTA_ABS] = { "delta-abs", "Delta Abs", 7 },
+	[PD_RATIO] = { "ratio", "Ratio", 14 },
+	[PD_WDIFF] = { "wdiff", "Weighted diff", 14 },
+};
+
+static bool side_has_sd(const struct pd_result *r, size_t s)
+{
+	return r->sides[s].nr_runs >= 2;
+}
+
+static void add_col(struct col *cols, int *n, const struct pd_result *r,
+		    enum col_kind kind, size_t side, const char *name,
+		    int width)
+{
+	struct col *c = &cols[(*n)++];
+	int len;
+
+	c->kind = kind;
+	c->side = side;
+	if (r->nr_sides > 2 && kind != COL_DSO && kind != COL_SYM)
+		snprintf(c->hdr, sizeof(c->hdr), "%s/%zu", name, side);
+	else
+		snprintf(c->hdr, sizeof(c->hdr), "%s", name);
+	len = strlen(c->hdr);
+	c->width = width > len ? width : len;
+}
+
+static int make_cols(const struct pd_result *r, struct col *cols)
+{
+	int n = 0, dso_w = 13, sym_w = 6, len;
+	size_t s, i;
+
+	add_col(cols, &n, r, COL_BASELINE, 0, "Baseline", 0);
+	if (side_has_sd(r, 0))
+		add_col(cols, &n, r, COL_STDDEV, 0, "Stddev", 7);
+	for (s = 1; s < r->nr_sides && n < PD_MAX_COLS - 5; s++) {
+		add_col(cols, &n, r, COL_COMPUTE, s,
+			computes[r->opts.compute].header,
+			computes[r->opts.compute].width);
+		if (side_has_sd(r, s))
+			add_col(cols, &n, r, COL_STDDEV, s, "Stddev", 7);
+		if (side_has_sd(r, 0) && side_has_sd(r, s))
+			add_col(cols, &n, r, COL_NOISE, s, "Noise", 5);
+	}
+	for (i = 0; i < r->nr_rows; i++) {
+		len = strlen(r->rows[i].dso);
+		dso_w = len > dso_w ? len : dso_w;
+		len = strlen(r->rows[i].name) + 4; /* "[k] " */
+		sym_w = len > sym_w ? len : sym_w;
+	}
+	add_col(cols, &n, r, COL_DSO, 0, "Shared Object", dso_w);
+	add_col(cols, &n, r, COL_SYM, 0, "Symbol", sym_w);
+	return n;
+}
+
+/* perf's priv level: kernel and module dsos are "[name]". */
+static char sym_level(const char *dso)
+{
+	static const char *const user[] = {
+		"[vdso]",  "[vsyscall]", "[unknown]", "[heap]",
+		"[stack]", "[anon]",	 "[vvar]",    NULL,
+	};
+	int i;
+
+	if (dso[0] != '[')
+		return '.';
+	for (i = 0; user[i]; i++)
+		if (!strcmp(dso, user[i]))
+			return '.';
+	return 'k';
+}
+
+static void cell_text(const struct pd_result *r, const struct pd_row *row,
+		      const struct col *c, char *buf, size_t size)
+{
+	const struct pd_cell *b = &row->cells[0];
+	const struct pd_cell *x = &row->cells[c->side];
+
+	snprintf(buf, size, " ");
+	switch (c->kind) {
+	case COL_BASELINE:
+		if (b->present)
+			snprintf(buf, size, "%6.2f%%", b->percent);
+		break;
+	case COL_STDDEV:
+		if (x->present && !isnan(x->stddev))
+			snprintf(buf, size, "%6.2f%%", x->stddev);
+		break;
+	case COL_NOISE:
+		if (x->noise == 1)
+			snprintf(buf, size, "noise");
+		break;
+	case COL_COMPUTE:
+		if (!x->has_pair)
+			break;
+		if (r->opts.compute == PD_DELTA ||
+		    r->opts.compute == PD_DELTA_ABS)
+			snprintf(buf, size, "%+4.2F%%", x->delta);
+		else if (!b->present)
+			snprintf(buf, size, "N/A");
+		else if (r->opts.compute == PD_RATIO && x->ratio > 0.0)
+			snprintf(buf, size, "%14.6F", x->ratio);
+		else if (r->opts.compute == PD_WDIFF && x->wdiff != 0)
+			snprintf(buf, size, "%14" PRId64, x->wdiff);
+		break;
+	default:
+		break;
+	}
+}
+
+static void print_row(FILE *f, const struct pd_result *r,
+		      const struct pd_row *row, const struct col *cols, int n)
+{
+	char buf[64];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct col *c = &cols[i];
+
+		fputs("  ", f);
+		if (c->kind == COL_DSO) {
+			fprintf(f, "%-*.*s", c->width, c->width, row->dso);
+		} else if (c->kind == COL_SYM) {
+			fprintf(f, "[%c] %s", sym_level(row->dso), row->name);
+		} else {
+			cell_text(r, row, c, buf, sizeof(buf));
+			fprintf(f, "%*s", c->width, buf);
+		}
+	}
+	fputc('\n', f);
+}
+
+static void print_preamble(FILE *f, const struct pd_result *r, bool noise)
+{
+	size_t s;
+
+	fprintf(f, "# Event '%s'\n#\n# Data files:\n", r->event);
+	for (s = 0; s < r->nr_sides; s++)
+		fprintf(f,
+			"#  [%zu] %s: %zu run%s, %" PRIu64 " samples, %" PRIu64
+			" lost%s\n",
+			s, r->sides[s].name, r->sides[s].nr_runs,
+			r->sides[s].nr_runs == 1 ? "" : "s", r->sides[s].total,
+			r->sides[s].lost, s ? "" : " (Baseline)");
+	fprintf(f, "#\n");
+	if (noise)
+		fprintf(f,
+			"# Stddev: spread of the symbol's per-run share; Noise: |delta| <= 2*sqrt(sd0^2/n0 + sd^2/n)\n#\n");
+}
+
+int perfdiff_fprint(const struct pd_result *r, FILE *f)
+{
+	struct col cols[PD_MAX_COLS];
+	bool noise = false;
+	int n, i, j;
+	size_t k;
+
+	n = make_cols(r, cols);
+	for (i = 0; i < n; i++)
+		noise |= cols[i].kind == COL_STDDEV;
+	print_preamble(f, r, noise);
+	fputs("# ", f);
+	for (i = 0; i < n; i++) {
+		const struct col *c = &cols[i];
+
+		if (i)
+			fputs("  ", f);
+		if (c->kind == COL_DSO || c->kind == COL_SYM)
+			fprintf(f, "%-*.*s", c->width, c->width, c->hdr);
+		else
+			fprintf(f, "%*s", c->width, c->hdr);
+	}
+	fputs("\n# ", f);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputs("  ", f);
+		for (j = 0; j < cols[i].width; j++)
+			fputc('.', f);
+	}
+	fputs("\n#\n", f);
+	for (k = 0; k < r->nr_rows; k++)
+		print_row(f, r, &r->rows[k], cols, n);
+	return ferror(f) ? -1 : 0;
+}
+
+char *perfdiff_text(const struct pd_result *r, size_t *len)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+	int ret;
+
+	if (!f)
+		return NULL;
+	ret = perfdiff_fprint(r, f);
+	if (fclose(f) || ret) {
+		free(buf);
+		return NULL;
+	}
+	if (len)
+		*len = sz;
+	return buf;
+}
+
+const char *perfdiff_compute_name(const struct pd_opts *o, char *buf,
+				  size_t size)
+{
+	if (o->compute != PD_WDIFF)
+		return computes[o->compute].name;
+	snprintf(buf, size, "wdiff:%" PRId64 ",%" PRId64, o->w1, o->w2);
+	return buf;
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perflabd: the perflab daemon.
+ *
+ *   perflabd --listen ADDR:PORT --db FILE [--web DIR] [--lease-seconds N]
+ *            [--max-attempts N] [--public-read] [--port-file FILE]
+ *   perflabd key create --role submit|admin|runner NAME [--db FILE]
+ *   perflabd migrate [--db FILE]
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/auth.h"
+#include "daemon/db.h"
+#include "daemon/server.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perflabd [--listen ADDR:PORT] [--db FILE] [--web DIR]\n"
+		"                [--lease-seconds N] [--max-attempts N] [--public-read]\n"
+		"                [--port-file FILE] [--smtp-url smtp://HOST:PORT\n"
+		"                --smtp-from ADDR --smtp-to ADDR[,ADDR]] [--public-url URL]\n"
+		"       perflabd key create --role submit|admin|runner NAME [--db FILE]\n"
+		"       perflabd key list [--db FILE]\n"
+		"       perflabd key revoke NAME [--db FILE]\n"
+		"       perflabd migrate [--db FILE]\n");
+}
+
+static sqlite3 *open_migrated(const char *path)
+{
+	char err[512];
+	sqlite3 *db = db_open(path, err, sizeof(err));
+
+	if (!db) {
+		fprintf(stderr, "perflabd: %s\n", err);
+		return NULL;
+	}
+	if (db_migrate(db, err, sizeof(err)) < 0) {
+		fprintf(stderr, "perflabd: %s: %s\n", path, err);
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+/* perflabd key list [--db F] | perflabd key revoke NAME [--db F] */
+static int cmd_key_admin(int argc, char **argv)
+{
+	const char *path = "perflab.db", *name = NULL;
+	sqlite3_stmt *st;
+	sqlite3 *db;
+	int i, rc = 0;
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--db") && i + 1 < argc)
+			path = argv[++i];
+		else if (!name && argv[i][0] != '-')
+			name = argv[i];
+		else
+			return usage(stderr), 2;
+	}
+	if (!strcmp(argv[1], "revoke") != !!name)
+		return usage(stderr), 2;
+	db = open_migrated(path);
+	if (!db)
+		return 1;
+	if (name) {
+		st = db_prepare(db, "UPDATE api_keys SET revoked_at = strftime('%s','now')"
+				" WHERE name = ? AND revoked_at IS NULL");
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		if (!st || sqlite3_step(st) != SQLITE_DONE || sqlite3_changes(db) != 1) {
+			fprintf(stderr, "perflabd: no active key named '%s'\n", name);
+			rc = 1;
+		} else {
+			printf("revoked %s (running daemons forget it within a minute)\n", name);
+		}
+	} else {
+		st = db_prepare(db, "SELECT k.name, k.role, 'plk_' || k.prefix || '_...',"
+				" coalesce(h.name, '-'), datetime(k.created_at, 'unixepoch'),"
+				" CASE WHEN k.revoked_at IS NULL THEN 'active' ELSE 'revoked' END"
+				" FROM api_keys k LEFT JOIN hosts h ON h.id = k.host_id ORDER BY k.id");
+		printf("%-24s %-7s %-22s %-16s %-20s %s\n", "NAME", "ROLE", "KEY", "HOST",
+		       "CREATED", "STATE");
+		while (st && sqlite3_step(st) == SQLITE_ROW)
+			printf("%-24s %-7s %-22s %-16s %-20s %s\n", sqlite3_column_text(st, 0),
+			       sqlite3_column_text(st, 1), sqlite3_column_text(st, 2),
+			       sqlite3_column_text(st, 3), sqlite3_column_text(st, 4),
+			       sqlite3_column_text(st, 5));
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+static int cmd_key(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "role", required_argument, NULL, 'r' },
+		{ "db", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *role = NULL, *path = "perflab.db";
+	char key[AUTH_KEY_LEN + 1], err[256];
+	sqlite3 *db;
+	int c;
+
+	if (argc >= 2 && (!strcmp(argv[1], "list") || !strcmp(argv[1], "revoke")))
+		return cmd_key_admin(argc, argv);
+	if (argc < 2 || strcmp(argv[1], "create")) {
+		usage(stderr);
+		return 2;
+	}
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'r')
+			role = optarg;
+		else if (c == 'd')
+			path = optarg;
+		else
+			return usage(stderr), 2;
+	}
+	if (!role || optind != argc - 1) {
+		fprintf(stderr, "perflabd: key create needs --role and a NAME\n");
+		return 2;
+	}
+	db = open_migrated(path);
+	if (!db)
+		return 1;
+	if (auth_key_create(db, argv[optind], role, key, sizeof(key), err, sizeof(err)) < 0) {
+		fprintf(stderr, "perflabd: %s\n", err);
+		sqlite3_close(db);
+		return 1;
+	}
+	printf("%s\n", key);
+	sqlite3_close(db);
+	return 0;
+}
+
+static int cmd_migrate(int argc, char **argv)
+{
+	const char *path = "perflab.db";
+	sqlite3 *db;
+
+	if (argc == 3 && !strcmp(argv[1], "--db"))
+		path = argv[2];
+	else if (argc != 1)
+		return usage(stderr), 2;
+	db = open_migrated(path);
+	if (!db)
+		return 1;
+	printf("%s: schema version %d\n", path, db_user_version(db));
+	sqlite3_close(db);
+	return 0;
+}
+
+static int parse_int(const char *s, int min, int max, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < min || v > max)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "web", required_argument, NULL, 'w' },
+		{ "lease-seconds", required_argument, NULL, 'L' },
+		{ "max-attempts", required_argument, NULL, 'A' },
+		{ "public-read", no_argument, NULL, 'P' },
+		{ "port-file", required_argument, NULL, 'p' },
+		{ "smtp-url", required_argument, NULL, 'S' },
+		{ "smtp-from", required_argument, NULL, 'F' },
+		{ "smtp-to", required_argument, NULL, 'T' },
+		{ "public-url", required_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct server_config cfg;
+	static struct server srv;
+	sigset_t set;
+	int c, sig;
+
+	if (argc > 1 && !strcmp(argv[1], "key"))
+		return cmd_key(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "migrate"))
+		return cmd_migrate(argc - 1, argv + 1);
+	server_config_defaults(&cfg);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l': cfg.listen = optarg; break;
+		case 'd': cfg.db_path = optarg; break;
+		case 'w': cfg.web_dir = optarg; break;
+		case 'p': cfg.port_file = optarg; break;
+		case 'P': cfg.public_read = true; break;
+		case 'S': cfg.smtp_url = optarg; break;
+		case 'F': cfg.smtp_from = optarg; break;
+		case 'T': cfg.smtp_to = optarg; break;
+		case 'U': cfg.public_url = optarg; break;
+		case 'L':
+			if (parse_int(optarg, 1, 86400, &cfg.lease_seconds))
+				return fprintf(stderr, "perflabd: bad --lease-seconds\n"), 2;
+			break;
+		case 'A':
+			if (parse_int(optarg, 1, 100, &cfg.max_attempts))
+				return fprintf(stderr, "perflabd: bad --max-attempts\n"), 2;
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc)
+		return usage(stderr), 2;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (server_start(&srv, &cfg))
+		return 1;
+	fprintf(stderr, "perflabd: listening on port %d (db %s, schema %d)\n",
+		srv.port, cfg.db_path, db_schema_version());
+	sigwait(&set, &sig);
+	fprintf(stderr, "perflabd: signal %d, stopping\n", sig);
+	server_stop(&srv);
+	return 0;
+}

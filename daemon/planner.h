@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Experiment planning: variants x runs become jobs, ordered so that one
+ * host runs them interleaved (A B B A A B B A ... for two variants; for
+ * more, each round alternates forward and reverse order), which cancels
+ * linear drift.
+ */
+#ifndef PERFLAB_PLANNER_H
+#define PERFLAB_PLANNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+
+/*
+ * Fill @variant[i] / @run[i] for i in [0, nvariants * rounds): the hand-out
+ * order of rounds first_round .. first_round + rounds - 1 (a round runs
+ * each variant once; odd rounds are reversed).
+ */
+void planner_order(int nvariants, int first_round, int rounds,
+		   int *variant, int *run);
+
+struct variant_spec {
+	const char *name;
+	bool is_control;
+	const char *cmdline;
+	const char *setup;
+	const int64_t *patch_ids;
+	int npatches;
+};
+
+struct experiment_spec {
+	const char *title;
+	const char *kind;	/* patch, explicit, baseline, calibration */
+	const char *label;	/* NULL: any host */
+	const char *backend;	/* NULL: any backend */
+	const char *config;	/* "" : the base's config */
+	int64_t base_id;
+	const char *bench_json;	/* canonical bench parameters */
+	int runs;
+	int max_runs;
+	int64_t submitter_key_id;	/* 0: none */
+	int64_t baseline_id;		/* 0: none */
+	const struct variant_spec *variants;
+	int nvariants;
+};
+
+/*
+ * Insert the experiment, its variants and jobs. Runs inside the caller's
+ * transaction. Returns the experiment id or -1 (message in @err).
+ */
+int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
+		       char *err, size_t errlen);
+
+/*
+ * Append @extra_runs more rounds of jobs (continuing the interleave) to
+ * an experiment, e.g. when a comparison is inconclusive; the experiment
+ * goes back to 'running'. Own transaction. Returns jobs added or -1.
+ * Refuses to go beyond the experiment's max_runs (returns 0).
+ */
+int planner_extend(sqlite3 *db, int64_t experiment_id, int extra_runs);
+
+#endif

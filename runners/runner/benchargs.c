@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * benchargs: bench parameters from a job into perflab-bench flags.
+ */
+#include "runners/runner/benchargs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct bflag {
+	const char *key;
+	const char *flag;
+	long long min, max;
+	int is_bool;
+};
+
+static const struct bflag flags[] = {
+	{ "depth", "-d", 1, 65536, 0 },
+	{ "submit_batch", "-s", 1, 65536, 0 },
+	{ "complete_batch", "-c", 1, 65536, 0 },
+	{ "bs", "-b", 512, 1 << 20, 0 },
+	{ "polled", "-p", 0, 1, 1 },
+	{ "fixedbufs", "-B", 0, 1, 1 },
+	{ "regfiles", "-F", 0, 1, 1 },
+	{ "random", "-R", 0, 1, 1 },
+	{ "threads", "-n", 1, 256, 0 },
+	{ "runtime", "-r", 1, 3600, 0 },
+	{ "warmup", "-w", 0, 3600, 0 },
+	{ "seed", "--seed", 0, 1LL << 40, 0 },
+	{ "ios", "--ios", 0, 1LL << 40, 0 },
+};
+
+static int push(struct benchargs *a, const char *s)
+{
+	if (a->n >= (int)(sizeof(a->v) / sizeof(a->v[0])) - 1)
+		return -1;
+	a->v[a->n] = strdup(s);
+	if (!a->v[a->n])
+		return -1;
+	a->n++;
+	a->v[a->n] = NULL;
+	return 0;
+}
+
+static int get_value(const json_t *v, const struct bflag *f, long long *out)
+{
+	if (json_is_boolean(v) && f->is_bool) {
+		*out = json_is_true(v);
+		return 0;
+	}
+	if (!json_is_integer(v))
+		return -1;
+	*out = json_integer_value(v);
+	return *out < f->min || *out > f->max ? -1 : 0;
+}
+
+int benchargs_from_json(const json_t *bench, struct benchargs *a, char *err,
+			size_t errlen)
+{
+	const json_t *prof;
+	char num[32];
+
+	memset(a, 0, sizeof(*a));
+	a->runtime = 10;
+	a->warmup = 2;
+	if (!json_is_object(bench)) {
+		snprintf(err, errlen, "bench: not an object");
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		const json_t *v = json_object_get(bench, flags[i].key);
+		long long x;
+
+		if (!v || json_is_null(v))
+			continue;
+		if (get_value(v, &flags[i], &x)) {
+			snprintf(err, errlen, "bench.%s: must be %s %lld..%lld",
+				 flags[i].key, flags[i].is_bool ?
+				 "a boolean or" : "an integer", flags[i].min,
+				 flags[i].max);
+			goto fail;
+		}
+		if (!strcmp(flags[i].key, "ios") && x == 0)
+			continue;
+		if (!strcmp(flags[i].key, "runtime"))
+			a->runtime = x;
+		if (!strcmp(flags[i].key, "warmup"))
+			a->warmup = x;
+		if (!strcmp(flags[i].key, "ios"))
+			a->ios = x;
+		snprintf(num, sizeof(num), "%lld", x);
+		if (push(a, flags[i].flag) || push(a, num))
+			goto nomem;
+	}
+	prof = json_object_get(bench, "profile");
+	if (prof && !json_is_boolean(prof)) {
+		snprintf(err, errlen, "bench.profile: must be a boolean");
+		goto fail;
+	}
+	if (json_is_true(prof) && push(a, "-P"))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	benchargs_free(a);
+	return -1;
+}
+
+char *benchargs_join(const struct benchargs *a, char sep)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < a->n; i++)
+		len += strlen(a->v[i]) + 1;
+	s = p = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < a->n; i++) {
+		if (i)
+			*p++ = sep;
+		p = stpcpy(p, a->v[i]);
+	}
+	return s;
+}
+
+void benchargs_free(struct benchargs *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	a->n = 0;
+	a->v[0] = NULL;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * benchargs: a job's "bench" object -> perflab-bench flags. Only known
+ * keys with integer/bool values in range are accepted, so the result is
+ * safe to put on a kernel command line (no spaces, quotes or shell text).
+ */
+#ifndef PERFLAB_BENCHARGS_H
+#define PERFLAB_BENCHARGS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct benchargs {
+	char *v[48];		/* flags and values, heap strings */
+	int n;
+	int runtime;		/* seconds, for timeouts */
+	int warmup;
+	long long ios;
+};
+
+/* 0 ok; -1 with err ("bench.depth: must be 1..65536"). */
+int benchargs_from_json(const json_t *bench, struct benchargs *a, char *err,
+			size_t errlen);
+/* Flags joined by sep into a new string ("-d,128,-s,32,..."). */
+char *benchargs_join(const struct benchargs *a, char sep);
+void benchargs_free(struct benchargs *a);
+
+#endif

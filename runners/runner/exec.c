@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * exec: kernel build step shared by the qemu and kexec backends, and the
+ * qemu / qemu-icount backend itself.
+ */
+#include "runners/runner/exec.h"
+#include "runners/runner/benchargs.h"
+#include "runners/runner/initramfs.h"
+#include "runners/runner/proto.h"
+#include "runners/runner/qemu.h"
+#include "runners/runner/rutil.h"
+#include "runners/runner/serial.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LOG_MAX (1u << 20)
+
+void outcome_fail(struct outcome *o, const char *reason, char *log)
+{
+	o->reason = reason;
+	free(o->log);
+	o->log = log ? log : strdup("");
+}
+
+void outcome_free(struct outcome *o)
+{
+	free(o->log);
+	free(o->boot_log);
+	json_decref(o->bench);
+	json_decref(o->build);
+	memset(o, 0, sizeof(*o));
+}
+
+json_t *outcome_result_body(const struct outcome *o, const char *lease)
+{
+	json_t *b = json_object(), *t = json_object();
+
+	json_object_set_new(b, "lease", json_string(lease));
+	json_object_set(b, "bench", o->bench);
+	if (o->build)
+		json_object_set(b, "build", o->build);
+	json_object_set_new(b, "boot_log", proto_text(o->boot_log));
+	json_object_set_new(t, "build_s", json_real(o->build_s));
+	json_object_set_new(t, "boot_s", json_real(o->boot_s));
+	json_object_set_new(t, "run_s", json_real(o->run_s));
+	json_object_set_new(b, "timings", t);
+	return b;
+}
+
+static void phase(const struct exec_ctx *c, const char *ph, const char *msg)
+{
+	if (c->phase)
+		c->phase(c->arg, ph, msg);
+}
+
+int exec_build(const struct exec_ctx *c, const struct job *j,
+	       struct kbuild_result *kr, struct outcome *o)
+{
+	const struct runner_cfg *cfg = c->cfg;
+	char config[4096];
+	struct kbuild_req r = {
+		.kcache = cfg->kcache, .tree = cfg->tree,
+		.base_name = j->base_name, .config_path = config,
+		.base_config = cfg->base_config,
+		.patches = j->patches, .npatches = j->npatches,
+		.jobs = cfg->jobs, .cancel = c->abort,
+		.uid = cfg->build_uid, .gid = cfg->build_gid,
+	};
+	static const char *const reason[] = {
+		[KBUILD_OK] = NULL, [KBUILD_PATCH_FAILED] = "patch_apply",
+		[KBUILD_BUILD_FAILED] = "build", [KBUILD_INTERNAL] = "internal",
+	};
+	double start = rutil_now();
+
+	snprintf(config, sizeof(config), "%s/%s.config", cfg->configs,
+		 j->config);
+	phase(c, "build", j->npatches ? "applying patches, building" :
+	      "building base");
+	if (access(config, R_OK)) {
+		outcome_fail(o, "internal", rutil_strdupf(
+			"config fragment %s: %s", config, strerror(errno)));
+		return -1;
+	}
+	if (kbuild_image(&r, kr)) {
+		outcome_fail(o, reason[kr->status], kr->msg);
+		kr->msg = NULL;
+		return -1;
+	}
+	o->build_s = rutil_now() - start;
+	o->build = json_object();
+	json_object_set_new(o->build, "cache_key", json_string(kr->key));
+	json_object_set_new(o->build, "cached", json_boolean(kr->cached));
+	json_object_set_new(o->build, "seconds", json_real(kr->cached ?
+						o->build_s : kr->seconds));
+	{
+		char *log = rutil_read_tail(kr->log, LOG_MAX);
+
+		json_object_set_new(o->build, "log", proto_text(log));
+		free(log);
+	}
+	return 0;
+}
+
+int exec_take_bench(const char *text, struct outcome *o)
+{
+	json_error_t je;
+	json_t *b = json_loads(text, 0, &je);
+
+	if (!b || !json_is_array(json_object_get(b, "samples")) ||
+	    !json_is_object(json_object_get(b, "summary"))) {
+		outcome_fail(o, "bench", rutil_strdupf(
+			"bench JSON unusable (%s)", b ? "no samples/summary" :
+			je.text));
+		json_decref(b);
+		return -1;
+	}
+	o->bench = b;
+	return 0;
+}
+
+struct qphase {
+	const struct exec_ctx *c;
+};
+
+static void on_serial(void *arg, enum serial_phase ph)
+{
+	struct qphase *q = arg;
+
+	if (ph == SERIAL_RUNNING)
+		phase(q->c, "run", "benchmark running in the guest");
+}
+
+static int prepare_guest(const struct exec_ctx *c, const struct job *j,
+			 char *initrd, size_t len, struct outcome *o)
+{
+	const struct runner_cfg *cfg = c->cfg;
+	struct initramfs_spec is = { .busybox = cfg->busybox,
+				     .bench = cfg->bench_static,
+				     .out = initrd };
+	char err[512];
+
+	snprintf(initrd, len, "%s/initramfs-%lld.cpio", cfg->workdir, j->id);
+	if (access(cfg->bench_static, X_OK)) {
+		outcome_fail(o, "internal", rutil_strdupf(
+			"static perflab-bench %s: %s (make static-bench)",
+			cfg->bench_static, strerror(errno)));
+		return -1;
+	}
+	if (initramfs_build(&is, err, sizeof(err))) {
+		outcome_fail(o, "internal", strdup(err));
+		return -1;
+	}
+	return 0;
+}
+
+/* The last max bytes of a capture (logs are capped by the daemon). */
+static const char *tail(const char *s, size_t len, size_t max)
+{
+	return len > max ? s + len - max : s;
+}
+
+static int guest_outcome(const struct qemu_outcome *qo, struct outcome *o)
+{
+	struct serial_result sr;
+	char how[64];
+	const char *reason;
+	int ret = -1;
+
+	serial_parse(qo->console, qo->console_len, &sr);
+	o->boot_s = qo->boot_s;
+	o->run_s = qo->run_s;
+	if (sr.status == SERIAL_OK) {
+		ret = exec_take_bench(sr.json, o);
+		goto out;
+	}
+	rutil_outcome(qo->rc, qo->status, how, sizeof(how));
+	reason = sr.status == SERIAL_NO_BENCH ? "boot" : "bench";
+	if (qo->rc == RUTIL_CANCELLED)
+		reason = "internal";
+	outcome_fail(o, reason, rutil_strdupf(
+		"%s (qemu: %s)\n--- qemu ---\n%s\n--- console ---\n%s",
+		sr.msg, how, qo->qemu_log, tail(qo->console, qo->console_len,
+						 256u << 10)));
+out:
+	serial_result_free(&sr);
+	return ret;
+}
+
+int exec_qemu(const struct exec_ctx *c, const struct job *j,
+	      struct outcome *o)
+{
+	const struct runner_cfg *cfg = c->cfg;
+	struct kbuild_result kr;
+	struct benchargs ba;
+	struct qemu_outcome qo;
+	struct qphase qp = { c };
+	struct qemu_spec s = { 0 };
+	char initrd[4200], console[4200], img[4200], err[512];
+	char kvm_broken[4200];
+	char *args = NULL;
+	int ret = -1, timeout;
+
+	if (qemu_check_extra(j->cmdline, err, sizeof(err)) ||
+	    benchargs_from_json(j->bench, &ba, err, sizeof(err))) {
+		outcome_fail(o, "internal", strdup(err));
+		return -1;
+	}
+	if (exec_build(c, j, &kr, o))
+		goto out_args;
+	if (prepare_guest(c, j, initrd, sizeof(initrd), o))
+		goto out_kr;
+	args = benchargs_join(&ba, ',');
+	snprintf(console, sizeof(console), "%s/console-%lld.log", cfg->workdir,
+		 j->id);
+	snprintf(img, sizeof(img), "%s/nvme.img", cfg->workdir);
+	s.qemu = cfg->qemu;
+	s.kernel = kr.image;
+	s.initrd = initrd;
+	s.target = !strcmp(j->target, "nvme") ? "nvme" : "nullb";
+	s.nvme_img = img;
+	s.bench_args = args;
+	s.extra = j->cmdline;
+	s.console = console;
+	s.icount = !strcmp(cfg->backend, "qemu-icount");
+	snprintf(kvm_broken, sizeof(kvm_broken), "%s/kvm-broken",
+		 cfg->workdir);
+	s.kvm = cfg->kvm && access(kvm_broken, F_OK);
+	s.smp = cfg->smp;
+	s.mem_mb = cfg->mem_mb;
+	/* TCG is slow: allow 30 s of wall time per guest second. */
+	timeout = cfg->boot_timeout + 30 * (ba.runtime + 5);
+	phase(c, "boot", s.icount ? "qemu-icount" : s.kvm ? "qemu (kvm)" :
+	      "qemu (tcg)");
+	if (qemu_boot(&s, timeout, c->abort, on_serial, &qp, &qo)) {
+		outcome_fail(o, "internal", rutil_strdupf("starting qemu: %s",
+							  strerror(errno)));
+		goto out_initrd;
+	}
+	if (s.kvm && !s.icount && qo.console_len == 0 &&
+	    qo.rc != RUTIL_CANCELLED) {
+		/* /dev/kvm opened but KVM cannot run a vCPU here: remember
+		 * that and boot with TCG. */
+		fprintf(stderr, "perflab-runner: KVM failed, using TCG from "
+			"now on:\n%s\n", qo.qemu_log);
+		rutil_write_file(kvm_broken, qo.qemu_log, strlen(qo.qemu_log));
+		qemu_outcome_free(&qo);
+		s.kvm = 0;
+		if (qemu_boot(&s, timeout, c->abort, on_serial, &qp, &qo)) {
+			outcome_fail(o, "internal", rutil_strdupf(
+				"starting qemu: %s", strerror(errno)));
+			goto out_initrd;
+		}
+	}
+	ret = guest_outcome(&qo, o);
+	o->boot_log = strdup(tail(qo.console, qo.console_len, LOG_MAX));
+	qemu_outcome_free(&qo);
+out_initrd:
+	unlink(initrd);
+out_kr:
+	kbuild_result_free(&kr);
+out_args:
+	free(args);
+	benchargs_free(&ba);
+	return ret;
+}

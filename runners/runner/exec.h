@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * exec: run one job on a backend and describe what happened (an outcome
+ * the protocol layer turns into a result upload or a failure report).
+ */
+#ifndef PERFLAB_EXEC_H
+#define PERFLAB_EXEC_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#include "runners/runner/job.h"
+#include "runners/runner/kbuild.h"
+
+struct runner_cfg {
+	const char *backend;	/* local | qemu | qemu-icount | kexec */
+	const char *workdir;
+	const char *kcache;
+	const char *tree;	/* pristine base tree */
+	const char *configs;	/* dir of NAME.config fragments */
+	const char *base_config; /* full config to start from, NULL: tinyconfig */
+	const char *bench;	/* perflab-bench (local, kexec) */
+	const char *bench_static; /* static perflab-bench (initramfs) */
+	const char *busybox;
+	const char *qemu;
+	const char *target;	/* local/kexec: device or file */
+	int jobs;		/* make -j */
+	int boot_timeout;	/* seconds before the bench must start */
+	int kvm;
+	int smp;
+	int mem_mb;
+	uid_t build_uid;	/* (uid_t)-1: build as the runner's user */
+	gid_t build_gid;
+	/* kexec */
+	const char *state_file;
+	int poll_queues;
+	const char *kexec_initrd;
+};
+
+typedef void (*exec_phase_fn)(void *arg, const char *phase, const char *msg);
+
+struct exec_ctx {
+	const struct runner_cfg *cfg;
+	const volatile sig_atomic_t *abort;
+	exec_phase_fn phase;
+	void *arg;
+};
+
+struct outcome {
+	const char *reason;	/* NULL: success; else the fail reason */
+	char *log;		/* failure log */
+	json_t *bench;		/* bench JSON (success) */
+	json_t *build;		/* {cache_key, cached, seconds, log} */
+	char *boot_log;
+	double build_s, boot_s, run_s;
+};
+
+void outcome_fail(struct outcome *o, const char *reason, char *log);
+void outcome_free(struct outcome *o);
+/* The result upload body for a successful outcome (lease added). */
+json_t *outcome_result_body(const struct outcome *o, const char *lease);
+
+/* Build (or fetch from cache) the job's kernel; 0 ok, else o failed. */
+int exec_build(const struct exec_ctx *c, const struct job *j,
+	       struct kbuild_result *kr, struct outcome *o);
+/* Parse and sanity-check a bench JSON text into o->bench. */
+int exec_take_bench(const char *text, struct outcome *o);
+
+int exec_qemu(const struct exec_ctx *c, const struct job *j,
+	      struct outcome *o);
+
+#endif

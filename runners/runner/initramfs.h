@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * initramfs: the guest userspace for the qemu backends, written as a newc
+ * cpio archive: busybox (static), perflab-bench (static) and /init, which
+ * mounts proc/sys/devtmpfs, waits for the target from the kernel command
+ * line, runs the bench and prints its output and JSON between the serial.h
+ * markers, then powers off. Kernel command line keys read by /init:
+ *   perflab_target=nullb|nvme   which block device to use
+ *   perflab_bench=-d,128,...    perflab-bench flags, comma-separated
+ */
+#ifndef PERFLAB_INITRAMFS_H
+#define PERFLAB_INITRAMFS_H
+
+#include <stddef.h>
+
+struct initramfs_spec {
+	const char *busybox;	/* static busybox binary */
+	const char *bench;	/* static perflab-bench; NULL: none */
+	const char *out;	/* cpio path to write */
+};
+
+const char *initramfs_init_script(void);
+/* 0 ok; -1 with err. */
+int initramfs_build(const struct initramfs_spec *s, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/*
+ * job: claimed job parsing.
+ */
+#include "runners/runner/job.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *str_or(const json_t *o, const char *k, const char *def)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_string(v) ? json_string_value(v) : def;
+}
+
+static int parse_patches(struct job *j, const json_t *arr, char *err,
+			 size_t errlen)
+{
+	size_t i;
+	const json_t *p;
+
+	if (!arr || json_is_null(arr))
+		return 0;
+	if (!json_is_array(arr)) {
+		snprintf(err, errlen, "variant.patches: not an array");
+		return -1;
+	}
+	j->patches = calloc(json_array_size(arr) + 1, sizeof(*j->patches));
+	if (!j->patches) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	json_array_foreach(arr, i, p) {
+		const json_t *raw = json_object_get(p, "raw");
+
+		if (!json_is_string(raw)) {
+			snprintf(err, errlen, "variant.patches[%zu].raw: "
+				 "missing", i);
+			return -1;
+		}
+		j->patches[i].raw = json_string_value(raw);
+		j->patches[i].len = json_string_length(raw);
+		j->patches[i].name = str_or(p, "subject", "patch");
+		j->npatches++;
+	}
+	return 0;
+}
+
+int job_from_json(json_t *o, struct job *j, char *err, size_t errlen)
+{
+	const json_t *id, *v, *base;
+
+	memset(j, 0, sizeof(*j));
+	j->raw = json_incref(o);
+	id = json_object_get(o, "job_id");
+	j->lease = str_or(o, "lease", NULL);
+	if (!json_is_integer(id) || !j->lease) {
+		snprintf(err, errlen, "job: job_id and lease required");
+		goto fail;
+	}
+	j->id = json_integer_value(id);
+	j->lease_seconds = json_integer_value(json_object_get(o,
+							      "lease_seconds"));
+	if (j->lease_seconds <= 0)
+		j->lease_seconds = 60;
+	j->attempt = json_integer_value(json_object_get(o, "attempt"));
+	j->experiment_id = json_integer_value(json_object_get(o,
+							      "experiment_id"));
+	j->run_index = json_integer_value(json_object_get(o, "run_index"));
+	j->backend = str_or(o, "backend", "");
+	base = json_object_get(o, "base");
+	j->base_name = str_or(base, "name", "linux-6.1");
+	j->config = str_or(o, "config", "qemu");
+	v = json_object_get(o, "variant");
+	if (!json_is_object(v)) {
+		snprintf(err, errlen, "job: variant missing");
+		goto fail;
+	}
+	j->variant = str_or(v, "name", "?");
+	j->cmdline = str_or(v, "cmdline", "");
+	j->setup = str_or(v, "setup", "");
+	if (parse_patches(j, json_object_get(v, "patches"), err, errlen))
+		goto fail;
+	j->bench = json_object_get(o, "bench");
+	if (!json_is_object(j->bench)) {
+		snprintf(err, errlen, "job: bench parameters missing");
+		goto fail;
+	}
+	j->target = str_or(j->bench, "target", "");
+	for (const char *c = j->config; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_-", *c)) {
+			snprintf(err, errlen, "job: bad config name");
+			goto fail;
+		}
+	return 0;
+fail:
+	job_free(j);
+	return -1;
+}
+
+int job_parse(const char *text, struct job *j, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *o = json_loads(text, 0, &je);
+	int ret;
+
+	if (!o) {
+		memset(j, 0, sizeof(*j));
+		snprintf(err, errlen, "job: invalid JSON: %s", je.text);
+		return -1;
+	}
+	ret = job_from_json(o, j, err, errlen);
+	json_decref(o);
+	return ret;
+}
+
+void job_free(struct job *j)
+{
+	free(j->patches);
+	json_decref(j->raw);
+	memset(j, 0, sizeof(*j));
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * job: a claimed job (docs/contracts.md section 2) parsed and checked.
+ */
+#ifndef PERFLAB_JOB_H
+#define PERFLAB_JOB_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "runners/runner/kpatch.h"
+
+struct job {
+	json_t *raw;		/* owns every string below */
+	long long id;
+	const char *lease;
+	int lease_seconds;
+	int attempt;
+	long long experiment_id;
+	int run_index;
+	const char *backend;
+	const char *base_name;
+	const char *config;	/* fragment name, e.g. "qemu" */
+	const char *variant;	/* variant name */
+	const char *cmdline;	/* extra kernel command line, "" if none */
+	const char *setup;	/* local backend: shell commands, "" if none */
+	struct kpatch *patches;
+	int npatches;
+	const json_t *bench;	/* bench parameters object */
+	const char *target;	/* bench.target, "" if none */
+};
+
+/* 0 ok; -1 with err naming the bad field. */
+int job_parse(const char *text, struct job *j, char *err, size_t errlen);
+/* Same from an already parsed object (takes a reference). */
+int job_from_json(json_t *obj, struct job *j, char *err, size_t errlen);
+void job_free(struct job *j);
+
+#endif

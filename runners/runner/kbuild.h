@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kbuild: variant kernel images, built incrementally and cached.
+ *
+ * Layout under the cache root (shared by runners and tests on a host):
+ *   ccache/                      compiler cache
+ *   trees/<base>-<cfg12>/src     worktree (hardlinked copy of the base)
+ *   trees/<base>-<cfg12>/obj     object dir (O=), kept between variants
+ *   trees/<base>-<cfg12>/lock    flock: one build per tree at a time
+ *   images/<key>/bzImage         finished image, key = sha256 of
+ *   images/<key>/build.log       (base, patch-set sha256, config hash)
+ *   images/<key>/meta            release=, build_id=, seconds=
+ */
+#ifndef PERFLAB_KBUILD_H
+#define PERFLAB_KBUILD_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "runners/runner/kpatch.h"
+
+enum kbuild_status {
+	KBUILD_OK = 0,
+	KBUILD_PATCH_FAILED,	/* reason patch_apply */
+	KBUILD_BUILD_FAILED,	/* reason build (incl. config check) */
+	KBUILD_INTERNAL,
+};
+
+struct kbuild_req {
+	const char *kcache;	/* cache root */
+	const char *tree;	/* pristine base tree, never written */
+	const char *base_name;	/* e.g. "linux-6.1" */
+	const char *config_path; /* fragment applied on the base config */
+	const char *base_config; /* full .config to start from (e.g. the
+				  * host's /boot/config-*), NULL: tinyconfig */
+	const struct kpatch *patches;
+	int npatches;
+	int jobs;		/* make -j */
+	int timeout_s;
+	const volatile sig_atomic_t *cancel;
+	uid_t uid;		/* build as this user if root; -1: as is */
+	gid_t gid;
+};
+
+struct kbuild_result {
+	enum kbuild_status status;
+	char key[65];
+	char image[4096];
+	char log[4096];		/* full build log */
+	int cached;
+	double seconds;
+	char release[128];	/* uname -r of the image */
+	char build_id[128];	/* GNU build id of vmlinux, hex */
+	char *msg;		/* failure text with the tool's output */
+};
+
+/* Hash of the fragment and the base config (NULL: tinyconfig). */
+int kbuild_config_hash(const char *config_path, const char *base_config,
+		       char out[65]);
+/* sha256 over the ordered sha256s of the patches' raw text. */
+void kbuild_patchset_hash(const struct kpatch *p, int n, char out[65]);
+void kbuild_key(const char *base_name, const char *patchset_hash,
+		const char *config_hash, char out[65]);
+/*
+ * Every line of the fragment must hold in the final .config: "CONFIG_X=v"
+ * present verbatim, "# CONFIG_X is not set" not set. 0 ok; else -1 and
+ * *msg lists each mismatch.
+ */
+int kbuild_verify_config(const char *fragment, const char *dotconfig,
+			 char **msg);
+int kbuild_image(const struct kbuild_req *req, struct kbuild_result *res);
+void kbuild_result_free(struct kbuild_result *res);
+
+#endif

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perflab-runner: test-host agent. Pulls jobs from perflabd, builds the
+ * variant kernel, boots it (qemu, qemu-icount, kexec) or runs on the
+ * current kernel (local), runs perflab-bench and uploads the result.
+ * `perflab-runner try ...` runs the same pipeline without a server.
+ */
+#include "runners/runner/exec.h"
+#include "runners/runner/facts.h"
+#include "runners/runner/hb.h"
+#include "runners/runner/kexec.h"
+#include "runners/runner/local.h"
+#include "runners/runner/proto.h"
+#include "runners/runner/qemu.h"
+#include "runners/runner/rutil.h"
+#include "http_client.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The only process-wide state: set by SIGTERM/SIGINT. */
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+struct opts {
+	struct runner_cfg cfg;
+	struct proto proto;
+	const char *labels[16];
+	int nlabels;
+	int once;
+	int claim_wait;
+	/* try mode */
+	int try_mode;
+	const char *try_patches[16];
+	int try_npatches;
+	const char *try_cmdline;
+	const char *try_setup;
+	const char *try_bench;
+	const char *try_config;
+	int try_runs;
+	char top[PATH_MAX];
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: perflab-runner --server URL --key KEY --backend BACKEND --name NAME\n"
+"         [--label L]... [--target DEV] [--workdir DIR] [options] [--once]\n"
+"       perflab-runner try --backend BACKEND [--patch FILE]... [--cmdline S]\n"
+"         [--bench-params JSON] [--runs N] [options]\n"
+"\n"
+"Backends:\n"
+"  qemu         boot each variant kernel in QEMU (KVM when /dev/kvm works)\n"
+"  qemu-icount  QEMU TCG with -icount shift=0,sleep=off -smp 1: guest time\n"
+"               counts instructions, so IOPS and ns/IO measure CPU cost per\n"
+"               IO (not cache, memory or device timing); ~0.1 %% repeatable\n"
+"  kexec        dedicated host: kexec into the variant kernel, bench the\n"
+"               NVMe --target, reboot to the default kernel (needs the\n"
+"               systemd unit in runners/systemd/ and root)\n"
+"  local        current kernel; variants are setup shell commands\n"
+"\n"
+"Options:\n"
+"  --server URL        perflabd base URL\n"
+"  --key KEY           runner key (or env PERFLAB_RUNNER_KEY, --key-file F)\n"
+"  --name NAME         host name (default: hostname)\n"
+"  --label L           host label, repeatable (default: the backend)\n"
+"  --target DEV        local/kexec: device or file to bench\n"
+"  --workdir DIR       scratch and state (default: /var/lib/perflab-runner)\n"
+"  --kcache DIR        kernel build cache (default: WORKDIR/kcache)\n"
+"  --tree DIR          pristine base tree (default: build/linux-source-6.1)\n"
+"  --configs DIR       config fragments (default: kernel-patches/configs)\n"
+"  --bench FILE        perflab-bench for local/kexec (build/perflab-bench)\n"
+"  --bench-static FILE static perflab-bench for the initramfs\n"
+"  --busybox FILE      static busybox (default: /bin/busybox)\n"
+"  --qemu FILE         qemu binary (default: qemu-system-x86_64)\n"
+"  --jobs N            make -j (default: online CPUs)\n"
+"  --boot-timeout S    watchdog for a guest to start the bench (120)\n"
+"  --smp N, --mem MB   qemu guest size (1, 512); icount forces -smp 1\n"
+"  --no-kvm            never use KVM\n"
+"  --kconfig-base FILE start from this full config instead of tinyconfig\n"
+"                      (kexec hosts: /boot/config-$(uname -r)); the job's\n"
+"                      fragment is applied on top and verified\n"
+"  --build-user USER   when root: apply patches and build as USER\n"
+"  --state FILE        kexec state file (default: WORKDIR/kexec-state.json)\n"
+"  --poll-queues N     kexec: nvme.poll_queues on the variant cmdline (1)\n"
+"  --kexec-initrd FILE kexec: initrd for the variant kernel\n"
+"  --claim-wait S      long-poll seconds (25)\n"
+"  --once              handle one job then exit\n"
+"try mode: --patch FILE (repeatable, in order), --cmdline S (variant kernel\n"
+"  command line), --setup CMD (local), --bench-params JSON (as a job's\n"
+"  bench), --runs N,\n"
+"  --config NAME; prints each run's summary and writes\n"
+"  WORKDIR/try-N.json.\n");
+}
+
+enum { O_SERVER = 256, O_KEY, O_KEYFILE, O_BACKEND, O_NAME, O_LABEL,
+       O_TARGET, O_WORKDIR, O_KCACHE, O_TREE, O_CONFIGS, O_BENCH,
+       O_BSTATIC, O_BUSYBOX, O_QEMU, O_JOBS, O_BOOTTO, O_SMP, O_MEM,
+       O_NOKVM, O_KBASE, O_BUSER, O_STATE, O_POLLQ, O_KINITRD, O_WAIT, O_ONCE,
+       O_PATCH, O_CMDLINE, O_TSETUP, O_TBENCH, O_RUNS, O_CONFIG, O_HELP };
+
+static const struct option longopts[] = {
+	{ "server", 1, 0, O_SERVER }, { "key", 1, 0, O_KEY },
+	{ "key-file", 1, 0, O_KEYFILE }, { "backend", 1, 0, O_BACKEND },
+	{ "name", 1, 0, O_NAME }, { "label", 1, 0, O_LABEL },
+	{ "target", 1, 0, O_TARGET }, { "workdir", 1, 0, O_WORKDIR },
+	{ "kcache", 1, 0, O_KCACHE }, { "tree", 1, 0, O_TREE },
+	{ "configs", 1, 0, O_CONFIGS }, { "bench", 1, 0, O_BENCH },
+	{ "bench-static", 1, 0, O_BSTATIC }, { "busybox", 1, 0, O_BUSYBOX },
+	{ "qemu", 1, 0, O_QEMU }, { "jobs", 1, 0, O_JOBS },
+	{ "boot-timeout", 1, 0, O_BOOTTO }, { "smp", 1, 0, O_SMP },
+	{ "mem", 1, 0, O_MEM }, { "no-kvm", 0, 0, O_NOKVM },
+	{ "kconfig-base", 1, 0, O_KBASE }, { "build-user", 1, 0, O_BUSER }, { "state", 1, 0, O_STATE },
+	{ "poll-queues", 1, 0, O_POLLQ }, { "kexec-initrd", 1, 0, O_KINITRD },
+	{ "claim-wait", 1, 0, O_WAIT }, { "once", 0, 0, O_ONCE },
+	{ "patch", 1, 0, O_PATCH }, { "cmdline", 1, 0, O_CMDLINE },
+	{ "runs", 1, 0, O_RUNS }, { "config", 1, 0, O_CONFIG },
+	{ "bench-params", 1, 0, O_TBENCH }, { "setup", 1, 0, O_TSETUP },
+	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
+};
+
+static char *from_top(const struct opts *o, const char *rel)
+{
+	return rutil_strdupf("%s/%s", o->top, rel);
+}
+
+static int positive(const char *s, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*end || v <= 0 || v > 100000) {
+		fprintf(stderr, "perflab-runner: %s: '%s' is not a positive "
+			"number\n", what, s);
+		exit(2);
+	}
+	return (int)v;
+}
+
+static char *read_key_file(const char *path)
+{
+	char *k = rutil_read_file(path, NULL);
+
+	if (!k) {
+		fprintf(stderr, "perflab-runner: --key-file %s: %s\n", path,
+			strerror(errno));
+		exit(2);
+	}
+	k[strcspn(k, "\r\n")] = 0;
+	return k;
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	struct runner_cfg *c = &o->cfg;
+	struct passwd *pw;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_SERVER: o->proto.server = optarg; break;
+		case O_KEY: o->proto.key = optarg; break;
+		case O_KEYFILE: o->proto.key = read_key_file(optarg); break;
+		case O_BACKEND: c->backend = optarg; break;
+		case O_NAME: o->proto.name = optarg; break;
+		case O_LABEL:
+			if (o->nlabels < 16)
+				o->labels[o->nlabels++] = optarg;
+			break;
+		case O_TARGET: c->target = optarg; break;
+		case O_WORKDIR: c->workdir = optarg; break;
+		case O_KCACHE: c->kcache = optarg; break;
+		case O_TREE: c->tree = optarg; break;
+		case O_CONFIGS: c->configs = optarg; break;
+		case O_BENCH: c->bench = optarg; break;
+		case O_BSTATIC: c->bench_static = optarg; break;
+		case O_BUSYBOX: c->busybox = optarg; break;
+		case O_QEMU: c->qemu = optarg; break;
+		case O_JOBS: c->jobs = positive(optarg, "--jobs"); break;
+		case O_BOOTTO: c->boot_timeout = positive(optarg, "--boot-timeout"); break;
+		case O_SMP: c->smp = positive(optarg, "--smp"); break;
+		case O_MEM: c->mem_mb = positive(optarg, "--mem"); break;
+		case O_NOKVM: c->kvm = -1; break;
+		case O_KBASE: c->base_config = optarg; break;
+		case O_BUSER:
+			pw = getpwnam(optarg);
+			if (!pw) {
+				fprintf(stderr, "perflab-runner: --build-user "
+					"%s: no such user\n", optarg);
+				exit(2);
+			}
+			c->build_uid = pw->pw_uid;
+			c->build_gid = pw->pw_gid;
+			break;
+		case O_STATE: c->state_file = optarg; break;
+		case O_POLLQ: c->poll_queues = positive(optarg, "--poll-queues"); break;
+		case O_KINITRD: c->kexec_initrd = optarg; break;
+		case O_WAIT: o->claim_wait = positive(optarg, "--claim-wait"); break;
+		case O_ONCE: o->once = 1; break;
+		case O_PATCH:
+			if (o->try_npatches < 16)
+				o->try_patches[o->try_npatches++] = optarg;
+			break;
+		case O_CMDLINE: o->try_cmdline = optarg; break;
+		case O_TSETUP: o->try_setup = optarg; break;
+		case O_TBENCH: o->try_bench = optarg; break;
+		case O_RUNS: o->try_runs = positive(optarg, "--runs"); break;
+		case O_CONFIG: o->try_config = optarg; break;
+		case O_HELP: case 'h': usage(stdout); exit(0);
+		default: usage(stderr); exit(2);
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind], "try")) {
+		o->try_mode = 1;
+		optind++;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perflab-runner: unexpected argument '%s'\n",
+			argv[optind]);
+		exit(2);
+	}
+}
+
+/* realpath when the file exists, else the path as given. */
+static const char *absolute(const char *path)
+{
+	char *r = realpath(path, NULL);
+
+	return r ? r : path;
+}
+
+static void fail_usage(const char *msg)
+{
+	fprintf(stderr, "perflab-runner: %s (see --help)\n", msg);
+	exit(2);
+}
+
+static void set_defaults(struct opts *o)
+{
+	struct runner_cfg *c = &o->cfg;
+	static char host[256];
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = 0;
+	/* build/perflab-runner -> repository top */
+	snprintf(o->top, sizeof(o->top), "%s", dirname(dirname(exe)));
+	if (!c->backend)
+		fail_usage("--backend is required");
+	if (strcmp(c->backend, "local") && strcmp(c->backend, "qemu") &&
+	    strcmp(c->backend, "qemu-icount") && strcmp(c->backend, "kexec"))
+		fail_usage("--backend must be local, qemu, qemu-icount or kexec");
+	if (!o->try_mode) {
+		if (!o->proto.server)
+			fail_usage("--server is required");
+		if (!o->proto.key)
+			o->proto.key = getenv("PERFLAB_RUNNER_KEY");
+		if (!o->proto.key)
+			fail_usage("--key (or PERFLAB_RUNNER_KEY) is required");
+	}
+	if (!o->proto.name) {
+		gethostname(host, sizeof(host) - 1);
+		o->proto.name = host;
+	}
+	if (!o->nlabels)
+		o->labels[o->nlabels++] = c->backend;
+	if (!c->workdir)
+		c->workdir = "/var/lib/perflab-runner";
+	if (rutil_mkdirs(c->workdir, 0755)) {
+		fprintf(stderr, "perflab-runner: --workdir %s: %s\n",
+			c->workdir, strerror(errno));
+		exit(2);
+	}
+	if (!c->kcache)
+		c->kcache = rutil_strdupf("%s/kcache", c->workdir);
+	if (!c->tree)
+		c->tree = from_top(o, "build/linux-source-6.1");
+	if (!c->configs)
+		c->configs = from_top(o, "kernel-patches/configs");
+	if (!c->bench)
+		c->bench = from_top(o, "build/perflab-bench");
+	if (!c->bench_static)
+		c->bench_static = from_top(o, "build/perflab-bench-static");
+	if (!c->busybox)
+		c->busybox = "/bin/busybox";
+	if (!c->jobs)
+		c->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (!c->boot_timeout)
+		c->boot_timeout = 120;
+	c->kvm = c->kvm < 0 ? 0 : qemu_kvm_usable();
+	if (!c->state_file)
+		c->state_file = rutil_strdupf("%s/kexec-state.json", c->workdir);
+	if (!c->poll_queues)
+		c->poll_queues = 1;
+	if (!o->claim_wait)
+		o->claim_wait = 25;
+	if (!o->try_runs)
+		o->try_runs = 1;
+	/* Children run in other directories: make every path absolute. */
+	if (rutil_mkdirs(c->kcache, 0755)) {
+		fprintf(stderr, "perflab-runner: --kcache %s: %s\n", c->kcache,
+			strerror(errno));
+		exit(2);
+	}
+	c->workdir = absolute(c->workdir);
+	c->kcache = absolute(c->kcache);
+	c->tree = absolute(c->tree);
+	c->configs = absolute(c->configs);
+	c->bench = absolute(c->bench);
+	c->bench_static = absolute(c->bench_static);
+	if (c->base_config)
+		c->base_config = absolute(c->base_config);
+	if ((!strcmp(c->backend, "local") || !strcmp(c->backend, "kexec")) &&
+	    !c->target && !o->try_mode)
+		fail_usage("--target DEV is required for local and kexec");
+	if (strncmp(c->backend, "qemu", 4) && strcmp(c->backend, "kexec") == 0 &&
+	    geteuid() != 0)
+		fprintf(stderr, "perflab-runner: warning: kexec needs root\n");
+}
+
+static void hb_phase_cb(void *arg, const char *phase, const char *msg)
+{
+	hb_phase(arg, phase, msg);
+	fprintf(stderr, "perflab-runner: phase %s: %s\n", phase, msg);
+}
+
+/* Run a job on the configured backend. 1: kexec reboot under way. */
+static int run_backend(const struct exec_ctx *c, const struct job *j,
+		       struct outcome *o)
+{
+	const char *b = c->cfg->backend;
+
+	if (!strcmp(b, "local"))
+		return exec_local(c, j, o);
+	if (!strcmp(b, "kexec"))
+		return kexec_start(c, NULL, j, o);
+	return exec_qemu(c, j, o);
+}
+
+static void wait_for_reboot(struct opts *o, struct hb *h)
+{
+	/* systemctl kexec stops us with SIGTERM; the state file resumes. */
+	for (int i = 0; i < 600 && !stop_flag; i++)
+		sleep(1);
+	if (h)
+		hb_stop(h);
+	if (!stop_flag) {
+		fprintf(stderr, "perflab-runner: kexec reboot did not happen "
+			"within 10 minutes\n");
+		kexec_abandon(&o->cfg, NULL);
+	}
+	exit(0);
+}
+
+static void report(struct opts *o, const struct job *j, struct hb *h,
+		   struct outcome *out)
+{
+	int ret;
+
+	if (h->lost) {
+		fprintf(stderr, "perflab-runner: job %lld: lease lost (409); "
+			"dropped\n", j->id);
+		return;
+	}
+	hb_phase(h, "upload", out->reason ? out->reason : "result");
+	if (out->reason) {
+		fprintf(stderr, "perflab-runner: job %lld failed (%s)\n", j->id,
+			out->reason);
+		ret = proto_fail(&o->proto, j->id, j->lease, out->reason,
+				 out->log);
+	} else {
+		ret = proto_result(&o->proto, j->id,
+				   outcome_result_body(out, j->lease));
+		fprintf(stderr, "perflab-runner: job %lld done: %s\n", j->id,
+			ret == PROTO_OK ? "uploaded" : "not acknowledged");
+	}
+	(void)ret;
+}
+
+static int do_register(struct opts *o);
+
+/* qemu: the first successful polled run proves polling; re-register. */
+static void note_polling(struct opts *o, const struct outcome *out)
+{
+	const json_t *params = json_object_get(out->bench, "params");
+	char *f;
+
+	if (strncmp(o->cfg.backend, "qemu", 4) ||
+	    !json_is_true(json_object_get(params, "polled")))
+		return;
+	f = rutil_strdupf("%s/poll-verified", o->cfg.workdir);
+	if (access(f, F_OK) && !rutil_write_file(f, "1\n", 2))
+		do_register(o);
+	free(f);
+}
+
+static void handle_job(struct opts *o, const char *text)
+{
+	struct exec_ctx c = { .cfg = &o->cfg };
+	struct outcome out = { 0 };
+	char err[512];
+	struct hb h;
+	struct job j;
+	int ret;
+
+	if (job_parse(text, &j, err, sizeof(err))) {
+		json_t *raw = json_loads(text, 0, NULL);
+		json_t *id = json_object_get(raw, "job_id");
+		const char *lease = json_string_value(json_object_get(raw,
+								      "lease"));
+
+		fprintf(stderr, "perflab-runner: bad job: %s\n", err);
+		if (json_is_integer(id) && lease)
+			proto_fail(&o->proto, json_integer_value(id), lease,
+				   "internal", err);
+		json_decref(raw);
+		return;
+	}
+	fprintf(stderr, "perflab-runner: job %lld: experiment %lld variant "
+		"%s run %d (attempt %d)\n", j.id, j.experiment_id, j.variant,
+		j.run_index, j.attempt);
+	if (hb_start(&h, &o->proto, j.id, j.lease, j.lease_seconds,
+		     &stop_flag)) {
+		proto_fail(&o->proto, j.id, j.lease, "internal",
+			   "cannot start heartbeat thread");
+		job_free(&j);
+		return;
+	}
+	c.abort = &h.abort;
+	c.phase = hb_phase_cb;
+	c.arg = &h;
+	ret = run_backend(&c, &j, &out);
+	if (ret == KEXEC_REBOOTING)
+		wait_for_reboot(o, &h);
+	if (stop_flag && out.reason && !h.lost)
+		outcome_fail(&out, "internal",
+			     strdup("runner stopped (SIGTERM) during the job"));
+	report(o, &j, &h, &out);
+	hb_stop(&h);
+	if (!out.reason)
+		note_polling(o, &out);
+	outcome_free(&out);
+	job_free(&j);
+}
+
+static int do_register(struct opts *o)
+{
+	int poll = -1;
+	char err[512];
+	json_t *facts;
+	int ret;
+
+	/* qemu: polling is verified per boot; say so once it was seen. */
+	if (!strncmp(o->cfg.backend, "qemu", 4)) {
+		char *f = rutil_strdupf("%s/poll-verified", o->cfg.workdir);
+
+		poll = !access(f, F_OK);
+		free(f);
+	}
+	facts = facts_collect("", o->cfg.backend, o->cfg.target, poll);
+	if (json_object_get(facts, "kvm")) {
+		char *f = rutil_strdupf("%s/kvm-broken", o->cfg.workdir);
+
+		json_object_set_new(facts, "kvm", json_boolean(
+			o->cfg.kvm && !strcmp(o->cfg.backend, "qemu") &&
+			access(f, F_OK)));
+		free(f);
+	}
+	ret = proto_register(&o->proto, o->cfg.backend, o->labels,
+			     o->nlabels, facts, err, sizeof(err));
+	json_decref(facts);
+	if (ret)
+		fprintf(stderr, "perflab-runner: register: %s\n", err);
+	return ret;
+}
+
+/* After a restart: finish a job whose kernel we kexec'd into. */
+static void resume_kexec(struct opts *o)
+{
+	struct exec_ctx c = { .cfg = &o->cfg };
+	struct outcome out = { 0 };
+	char why[512];
+	struct job j;
+	struct hb h;
+	int kind;
+
+	kind = kexec_resume_prepare(&o->cfg, NULL, &j, why, sizeof(why));
+	if (kind == KEXEC_NOTHING)
+		return;
+	fprintf(stderr, "perflab-runner: resuming kexec job %lld\n", j.id);
+	if (hb_start(&h, &o->proto, j.id, j.lease, j.lease_seconds,
+		     &stop_flag)) {
+		job_free(&j);
+		return;
+	}
+	c.abort = &h.abort;
+	c.phase = hb_phase_cb;
+	c.arg = &h;
+	if (kind == KEXEC_WRONG_KERNEL)
+		outcome_fail(&out, "boot", strdup(why));
+	else
+		kexec_resume_run(&c, &j, &out);
+	report(o, &j, &h, &out);
+	hb_stop(&h);
+	outcome_free(&out);
+	job_free(&j);
+	if (kexec_finish(&o->cfg, NULL, kind == KEXEC_RUN) == KEXEC_REBOOTING)
+		wait_for_reboot(o, NULL);
+}
+
+static int serve(struct opts *o)
+{
+	char err[512], *text;
+	int delay = 1, ret;
+
+	while (!stop_flag && do_register(o)) {
+		sleep(delay);
+		delay = delay < 30 ? delay * 2 : 30;
+	}
+	if (!strcmp(o->cfg.backend, "kexec"))
+		resume_kexec(o);
+	fprintf(stderr, "perflab-runner: %s registered as %s (%s)\n",
+		o->proto.server, o->proto.name, o->cfg.backend);
+	delay = 1;
+	while (!stop_flag) {
+		ret = proto_claim(&o->proto, o->claim_wait, &text, err,
+				  sizeof(err));
+		if (ret == PROTO_NONE)
+			continue;
+		if (ret != PROTO_OK) {
+			fprintf(stderr, "perflab-runner: claim: %s\n", err);
+			sleep(delay);
+			delay = delay < 30 ? delay * 2 : 30;
+			continue;
+		}
+		delay = 1;
+		handle_job(o, text);
+		free(text);
+		if (o->once)
+			break;
+	}
+	return 0;
+}
+
+static void try_phase(void *arg, const char *phase, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "try: %s: %s\n", phase, msg);
+}
+
+static json_t *try_job(struct opts *o, int run)
+{
+	json_t *j = json_object(), *v = json_object(), *ps = json_array();
+	json_t *bench = json_object(), *user;
+	json_error_t je;
+
+	for (int i = 0; i < o->try_npatches; i++) {
+		char *raw = rutil_read_file(o->try_patches[i], NULL);
+		json_t *p = json_object();
+
+		if (!raw) {
+			fprintf(stderr, "perflab-runner: --patch %s: %s\n",
+				o->try_patches[i], strerror(errno));
+			exit(2);
+		}
+		json_object_set_new(p, "subject", json_string(o->try_patches[i]));
+		json_object_set_new(p, "raw", proto_text(raw));
+		json_array_append_new(ps, p);
+		free(raw);
+	}
+	json_object_set_new(bench, "runtime", json_integer(3));
+	json_object_set_new(bench, "warmup", json_integer(1));
+	json_object_set_new(bench, "target", json_string("nullb"));
+	if (o->try_bench) {
+		user = json_loads(o->try_bench, 0, &je);
+		if (!json_is_object(user)) {
+			fprintf(stderr, "perflab-runner: --bench-params: not a "
+				"JSON object (%s)\n", je.text);
+			exit(2);
+		}
+		json_object_update(bench, user);
+		json_decref(user);
+	}
+	json_object_set_new(v, "name", json_string("try"));
+	json_object_set_new(v, "patches", ps);
+	json_object_set_new(v, "cmdline", json_string(o->try_cmdline ?
+						      o->try_cmdline : ""));
+	json_object_set_new(v, "setup", json_string(o->try_setup ?
+						    o->try_setup : ""));
+	json_object_set_new(j, "job_id", json_integer(run));
+	json_object_set_new(j, "lease", json_string("try"));
+	json_object_set_new(j, "backend", json_string(o->cfg.backend));
+	json_object_set_new(j, "base", json_pack("{s:s}", "name", "linux-6.1"));
+	json_object_set_new(j, "config", json_string(o->try_config ?
+						     o->try_config : "qemu"));
+	json_object_set_new(j, "variant", v);
+	json_object_set_new(j, "bench", bench);
+	return j;
+}
+
+static void try_print(int run, const struct outcome *out, const char *file)
+{
+	const json_t *s = json_object_get(out->bench, "summary");
+	const json_t *b = out->build;
+
+	printf("run %d: build %.1fs (%s) boot %.1fs run %.1fs mean %.1f "
+	       "IOPS stddev %.1f ns/io %.4f -> %s\n", run, out->build_s,
+	       b ? (json_is_true(json_object_get(b, "cached")) ? "cached" :
+		    "built") : "none", out->boot_s, out->run_s,
+	       json_number_value(json_object_get(s, "mean")),
+	       json_number_value(json_object_get(s, "stddev")),
+	       json_number_value(json_object_get(s, "ns_per_io")), file);
+	fflush(stdout);
+}
+
+static int try_runs(struct opts *o)
+{
+	struct exec_ctx c = { .cfg = &o->cfg, .abort = &stop_flag,
+			      .phase = try_phase };
+	int failed = 0;
+
+	for (int run = 1; run <= o->try_runs && !stop_flag; run++) {
+		struct outcome out = { 0 };
+		char err[512], file[4200];
+		json_t *raw = try_job(o, run);
+		struct job j;
+		int ret;
+
+		if (job_from_json(raw, &j, err, sizeof(err))) {
+			fprintf(stderr, "perflab-runner: %s\n", err);
+			return 2;
+		}
+		json_decref(raw);
+		ret = run_backend(&c, &j, &out);
+		if (ret == KEXEC_REBOOTING) {
+			fprintf(stderr, "try: kexec reboot under way\n");
+			return 0;
+		}
+		snprintf(file, sizeof(file), "%s/try-%d.json", o->cfg.workdir,
+			 run);
+		if (out.reason) {
+			printf("run %d: FAILED (%s)\n%s\n", run, out.reason,
+			       out.log);
+			failed = 1;
+		} else {
+			json_dump_file(out.bench, file, JSON_INDENT(1));
+			try_print(run, &out, file);
+		}
+		outcome_free(&out);
+		job_free(&j);
+		if (failed)
+			break;
+	}
+	return failed;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	o.cfg.build_uid = (uid_t)-1;
+	o.cfg.build_gid = (gid_t)-1;
+	o.proto.stop = &stop_flag;
+	parse_args(argc, argv, &o);
+	set_defaults(&o);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (http_client_global_init()) {
+		fprintf(stderr, "perflab-runner: libcurl init failed\n");
+		return 1;
+	}
+	if (o.try_mode)
+		return try_runs(&o);
+	return serve(&o);
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Description: on a loop device (direct IO over a /dev/shm file) -p0 runs
+# and reports the device from sysfs, and -p1 is refused naming the loop
+# device and the fix, since loop has no poll queues. Needs root.
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || skip "jq not installed"
+need_loop 64
+name=$(basename "$loopdev")
+"$BENCH" -p1 -r 2 -w 0 "$loopdev" >"$tmpd/out" 2>"$tmpd/err"
+rc=$?
+cat "$tmpd/err"
+[ $rc = 1 ] || fail "-p1 on $loopdev exited $rc, want 1"
+grep -q "device $name has no poll queues" "$tmpd/err" || fail "message does not name $name"
+grep -q 'poll_queues=N' "$tmpd/err" || fail "message lacks the poll_queues fix"
+grep -q -- '-p0' "$tmpd/err" || fail "message lacks -p0"
+
+"$BENCH" -p0 -r 3 -w 1 -j "$tmpd/j.json" "$loopdev" >"$tmpd/out" 2>&1 ||
+	fail "-p0 run failed: $(cat "$tmpd/out")"
+cat "$tmpd/out"
+jq -e --arg n "$name" '.device.name == $n and .device.type == "block"
+	and .device.io_poll == 0 and .device.logical_block_size == 512
+	and .device.size_bytes == 67108864
+	and (.device.scheduler | length) > 0' "$tmpd/j.json" >/dev/null ||
+	fail "device facts wrong: $(jq -c .device "$tmpd/j.json")"
+jq -e '(.samples | length) == 3 and all(.samples[]; .iops > 0)
+	and .summary.mean > 0' "$tmpd/j.json" >/dev/null ||
+	fail "samples wrong: $(jq -c .samples "$tmpd/j.json")"
+# 4 KiB blocks on the same device: still a multiple of the 512 B lbs
+"$BENCH" -p0 -b 4096 -r 1 -w 0 "$loopdev" >/dev/null 2>&1 || fail "-b 4096 failed"
+echo "loop-device: ok"

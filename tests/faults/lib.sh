@@ -1,0 +1,71 @@
+# Helpers for fault tests (sourced after tests/api/lib.sh).
+#
+#   sim_runner KEY HOST STALL_PHASE &   # curl runner; STALL_PHASE build|boot|run|none
+#   kill_tree PID                        # kill -9 PID and its direct children
+#   wait_for 'shell condition' SECONDS WHAT
+#   check_exact_runs EXPERIMENT_ID       # one run per job, planned count
+
+# A runner speaking the protocol with curl. For each job: heartbeat
+# build, boot, run, then upload. With a STALL_PHASE it writes
+# $TMP/stalled-PHASE at that phase of its first job and hangs there (the
+# test kills it). It exits when a claim returns 204 and $TMP/drained exists.
+sim_runner() {
+	local key=$1 host=$2 stall=${3:-none} job id lease p b first=1
+	local rf=$TMP/sim-$BASHPID.json
+	while :; do
+		job=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $key" \
+			-H 'Content-Type: application/json' \
+			--data-binary "{\"host\":\"$host\",\"wait\":1}" "$BASE/api/v1/jobs/claim")
+		case ${job##*$'\n'} in
+		200) ;;
+		204) [ -e "$TMP/drained" ] && return 0; continue ;;
+		*) sleep 0.2; continue ;;
+		esac
+		job=${job%$'\n'*}
+		id=$(jq -r .job_id <<<"$job")
+		lease=$(jq -r .lease <<<"$job")
+		for p in build boot run; do
+			curl -s -o /dev/null -H "Authorization: Bearer $key" \
+				--data-binary "{\"lease\":\"$lease\",\"phase\":\"$p\"}" \
+				"$BASE/api/v1/jobs/$id/heartbeat"
+			if [ $first = 1 ] && [ "$p" = "$stall" ]; then
+				echo "$id $lease" >"$TMP/stalled-$p"
+				sleep 1000
+			fi
+			sleep 0.1
+		done
+		first=0
+		sample_result "$lease" $((100000 + id)) 5 >"$rf"
+		b=$(curl -s -w "%{http_code}" -o "$TMP/sim-body" -H "Authorization: Bearer $key" \
+			-H 'Content-Type: application/json' \
+			--data-binary "@$rf" "$BASE/api/v1/jobs/$id/result")
+		echo "$id $b" >>"$TMP/sim-uploads"
+		[ "$b" = 201 ] || cat "$TMP/sim-body" >>"$TMP/sim-errors"
+	done
+}
+
+kill_tree() {
+	local kids
+	kids=$(pgrep -P "$1" 2>/dev/null)
+	kill -9 "$1" $kids 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+wait_for() { # wait_for COND SECONDS WHAT
+	local i
+	for i in $(seq $(($2 * 10))); do
+		eval "$1" && return 0
+		sleep 0.1
+	done
+	fail "timed out after $2 s waiting for: $3 $(cat "$TMP/sim-errors" 2>/dev/null)"
+}
+
+# Exactly one run per planned job of experiment $1, all jobs done.
+check_exact_runs() {
+	local e=$1 planned
+	planned=$(sql "SELECT count(*) FROM jobs WHERE experiment_id = $e")
+	check "$(sql "SELECT count(*) FROM jobs WHERE experiment_id = $e AND state = 'done'")" -eq "$planned" "every job of experiment $e done"
+	check "$(sql "SELECT count(*) FROM runs WHERE experiment_id = $e")" -eq "$planned" "experiment $e has exactly the planned runs"
+	check "$(sql "SELECT count(*) FROM (SELECT job_id FROM runs WHERE experiment_id = $e GROUP BY job_id HAVING count(*) > 1)")" -eq 0 "no job of experiment $e has two runs"
+	check "$(sql "SELECT count(*) FROM (SELECT variant_id, run_index FROM runs WHERE experiment_id = $e GROUP BY 1, 2 HAVING count(*) > 1)")" -eq 0 "no duplicate (variant, run_index)"
+}

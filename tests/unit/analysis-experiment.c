@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: analysis against a real (migrated) SQLite database: an
+ * experiment with a control, an identical variant and a variant 1 %
+ * slower (generated per-second samples, 6 runs each) stores comparison
+ * rows "no change" / "regression" with the LKP text and raises one alert
+ * for the regression; an A/A calibration experiment stores the host's
+ * noise (close to the planted 0.1 %) which later comparisons report as
+ * their MDE source; a canary ladder (N = 0..256, 5 runs each) stores a
+ * fit with the planted slope and R^2 >= 0.99, its N=64 step a regression;
+ * 3 runs a side are inconclusive and plan 3 more rounds up to the cap.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/analysis.h"
+#include "daemon/db.h"
+#include "daemon/stats.h"
+
+static int fails;
+
+#define CHECK(cond, ...)                                                   \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                      \
+			fputc('\n', stderr);                               \
+			fails++;                                           \
+		}                                                          \
+	} while (0)
+
+static struct stats_rng rng;
+static int lease_no;
+
+static void exec(sqlite3 *db, const char *sql)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		fprintf(stderr, "sql: %s: %s\n", sql, err);
+		exit(1);
+	}
+}
+
+static int64_t experiment(sqlite3 *db, const char *kind, int runs)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO experiments (title, kind, state, backend, base_id,"
+		 " bench, runs, max_runs, host_id, created_at) VALUES ('t', '%s',"
+		 " 'done', 'qemu-icount', 1, '{\"bs\":512}', %d, %d, 1, 0)",
+		 kind, runs, runs);
+	exec(db, sql);
+	return sqlite3_last_insert_rowid(db);
+}
+
+static int64_t variant(sqlite3 *db, int64_t exp, int idx, const char *name,
+		       const char *cmdline)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO variants (experiment_id, idx, name, is_control,"
+		 " cmdline) VALUES (%lld, %d, '%s', %d, '%s')", (long long)exp,
+		 idx, name, idx == 0, cmdline);
+	exec(db, sql);
+	return sqlite3_last_insert_rowid(db);
+}
+
+/* One run: 7 seconds (1 warm-up at half speed) around @iops, sd @sd_pct. */
+static void run(sqlite3 *db, int64_t exp, int64_t var, int idx, double iops,
+		double sd_pct, double ns)
+{
+	char sql[512];
+	int64_t job, rid;
+	double level = iops * (1 + sd_pct / 100 * stats_rng_normal(&rng));
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO jobs (experiment_id, variant_id, run_index, seq,"
+		 " state, created_at) VALUES (%lld, %lld, %d, %d, 'done', 0)",
+		 (long long)exp, (long long)var, idx, lease_no);
+	exec(db, sql);
+	job = sqlite3_last_insert_rowid(db);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO runs (job_id, lease_token, experiment_id, variant_id,"
+		 " host_id, run_index, attempt, warmup, ns_per_io, created_at)"
+		 " VALUES (%lld, 'l%d', %lld, %lld, 1, %d, 1, 1, %s, 0)",
+		 (long long)job, lease_no++, (long long)exp, (long long)var, idx,
+		 ns > 0 ? "1e9 / 1" : "NULL");
+	exec(db, sql);
+	rid = sqlite3_last_insert_rowid(db);
+	if (ns > 0) {
+		snprintf(sql, sizeof(sql), "UPDATE runs SET ns_per_io = %.6f"
+			 " WHERE id = %lld", ns * (1 + sd_pct / 100 *
+			 stats_rng_normal(&rng)), (long long)rid);
+		exec(db, sql);
+	}
+	for (int t = 1; t <= 7; t++) {
+		/* per-second jitter 0.3 % around the run's level */
+		double v = (t == 1 ? 0.5 : 1) * level *
+			   (1 + 0.003 * stats_rng_normal(&rng));
+
+		snprintf(sql, sizeof(sql), "INSERT INTO samples (run_id, t, iops)"
+			 " VALUES (%lld, %d, %lld)", (long long)rid, t,
+			 (long long)llround(v));
+		exec(db, sql);
+	}
+}
+
+static const char *verdict_of(sqlite3 *db, int64_t var, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+
+	sqlite3_prepare_v2(db, "SELECT verdict || '|' || json_extract(result,"
+			   " '$.summary') || '|' || json_extract(result, '$.mde_from_host')"
+			   " FROM comparisons WHERE variant_id = ? ORDER BY id DESC LIMIT 1",
+			   -1, &st, NULL);
+	sqlite3_bind_int64(st, 1, var);
+	snprintf(buf, len, "none");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, len, "%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return buf;
+}
+
+int main(void)
+{
+	char path[] = "/tmp/perflab-analysis-XXXXXX", err[256], buf[256];
+	int64_t e1, c, same, slow, aa, l;
+	double noise;
+	sqlite3 *db;
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return 1;
+	close(fd);
+	db = db_open(path, err, sizeof(err));
+	if (!db || db_migrate(db, err, sizeof(err)) < 0) {
+		printf("db: %s\n", err);
+		return 1;
+	}
+	stats_rng_seed(&rng, 99);
+	exec(db, "INSERT INTO hosts (id, name, backend, registered_at, last_seen)"
+		 " VALUES (1, 'h1', 'qemu-icount', 0, 0)");
+
+	/* Comparison experiment (IOPS metric: no ns/IO reported). */
+	e1 = experiment(db, "explicit", 6);
+	c = variant(db, e1, 0, "base", "");
+	same = variant(db, e1, 1, "same", "");
+	slow = variant(db, e1, 2, "slow", "");
+	for (int i = 0; i < 6; i++) {
+		run(db, e1, c, i, 3.5e6, 0.1, 0);
+		run(db, e1, same, i, 3.5e6, 0.1, 0);
+		run(db, e1, slow, i, 3.5e6 * 0.99, 0.1, 0);
+	}
+	CHECK(analysis_experiment_done(db, e1) == 0, "analysis failed");
+	printf("same: %s\nslow: %s\n", verdict_of(db, same, buf, sizeof(buf)),
+	       verdict_of(db, slow, buf + 128, 128));
+	CHECK(!strncmp(buf, "no change|no change (MDE", 24), "same: %s", buf);
+	CHECK(!strncmp(buf + 128, "regression|", 11), "slow: %s", buf + 128);
+	CHECK(db_int(db, 0, "SELECT count(*) FROM alerts WHERE experiment_id = ?"
+		     " AND kind = 'verdict'", 1, e1) == 1, "one alert expected");
+	CHECK(db_int(db, 0, "SELECT count(*) FROM comparisons WHERE experiment_id = ?"
+		     " AND result LIKE '%%stddev%%'", 1, e1) == 2, "LKP text stored");
+	/* Recomputing does not raise the alert twice. */
+	CHECK(analysis_experiment_done(db, e1) == 0 &&
+	      db_int(db, 0, "SELECT count(*) FROM alerts", 0) == 1, "duplicate alert");
+
+	/* A/A calibration with ns/IO, noise 0.1 %, 10 runs per side. */
+	aa = experiment(db, "calibration", 10);
+	c = variant(db, aa, 0, "a", "");
+	same = variant(db, aa, 1, "a2", "");
+	for (int i = 0; i < 10; i++) {
+		run(db, aa, c, i, 2.3e5, 0.1, 4264.39);
+		run(db, aa, same, i, 2.3e5, 0.1, 4264.39);
+	}
+	CHECK(analysis_experiment_done(db, aa) == 0, "A/A analysis failed");
+	noise = db_int(db, -1, "SELECT CAST(noise_pct * 1e6 AS INTEGER) FROM"
+		       " host_calibration WHERE experiment_id = ? AND metric ="
+		       " 'ns_per_io'", 1, aa) / 1e6;
+	printf("calibrated noise %.4f %% (planted 0.1 %%)\n", noise);
+	CHECK(noise > 0.06 && noise < 0.14, "noise %.4f", noise);
+
+	/* Ladder: ns/IO grows 0.05 % per canary unit; uses the host noise. */
+	l = experiment(db, "calibration", 5);
+	{
+		static const int ladder[] = { 0, 1, 2, 4, 8, 16, 64, 256 };
+		double slope, r2;
+
+		for (int k = 0; k < 8; k++) {
+			char name[16], cmd[32];
+			int64_t v;
+
+			snprintf(name, sizeof(name), "n%d", ladder[k]);
+			snprintf(cmd, sizeof(cmd), "perflab_canary=%d", ladder[k]);
+			v = variant(db, l, k, name, cmd);
+			for (int i = 0; i < 5; i++)
+				run(db, l, v, i, 2.3e5, 0.1,
+				    4264.39 * (1 + 0.0005 * ladder[k]));
+		}
+		CHECK(analysis_experiment_done(db, l) == 0, "ladder analysis failed");
+		slope = db_int(db, -1, "SELECT CAST(slope_pct * 1e6 AS INTEGER) FROM"
+			       " ladder_fits WHERE experiment_id = ?", 1, l) / 1e6;
+		r2 = db_int(db, -1, "SELECT CAST(r2 * 1e6 AS INTEGER) FROM"
+			    " ladder_fits WHERE experiment_id = ?", 1, l) / 1e6;
+		printf("ladder slope %.5f %%/unit (planted 0.05), R2 %.5f\n", slope, r2);
+		CHECK(fabs(slope - 0.05) < 0.002, "slope %.5f", slope);
+		CHECK(r2 >= 0.99, "r2 %.5f", r2);
+		/* n64 vs n0 is a regression of ~3.2 %, MDE from the host. */
+		verdict_of(db, db_int(db, 0, "SELECT id FROM variants WHERE"
+				      " experiment_id = ? AND name = 'n64'", 1, l),
+			   buf, sizeof(buf));
+		printf("n64: %s\n", buf);
+		CHECK(!strncmp(buf, "regression|", 11) && strstr(buf, "|1"),
+		      "n64 %s", buf);
+	}
+	/* 3 runs a side cannot reach p < 0.01: inconclusive, 3 more rounds
+	 * are planned (cap 6) and the experiment runs again. */
+	{
+		int64_t e = experiment(db, "explicit", 3), a, b;
+
+		exec(db, "UPDATE experiments SET max_runs = 6 WHERE id = last_insert_rowid()");
+		a = variant(db, e, 0, "a", "");
+		b = variant(db, e, 1, "b", "");
+		for (int i = 0; i < 3; i++) {
+			run(db, e, a, i, 3.5e6, 0.1, 0);
+			run(db, e, b, i, 3.5e6 * 0.99, 0.1, 0);
+		}
+		CHECK(analysis_experiment_done(db, e) == 0, "analysis failed");
+		printf("3 runs: %s\n", verdict_of(db, b, buf, sizeof(buf)));
+		CHECK(!strncmp(buf, "inconclusive|", 13), "3 runs: %s", buf);
+		CHECK(db_int(db, 0, "SELECT count(*) FROM jobs WHERE experiment_id = ?"
+			     " AND state = 'queued'", 1, e) == 6, "6 more jobs planned");
+		CHECK(db_int(db, 0, "SELECT state = 'running' FROM experiments"
+			     " WHERE id = ?", 1, e) == 1, "experiment running again");
+		CHECK(db_int(db, 0, "SELECT count(*) FROM alerts WHERE experiment_id = ?",
+			     1, e) == 0, "no alert before the final verdict");
+	}
+	sqlite3_close(db);
+	unlink(path);
+	if (fails)
+		return 1;
+	printf("analysis ok\n");
+	return 0;
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: patch_parse accepts plain unified diffs without mail
+ * headers: `diff -u` output (paths kept, timestamps cut) and `git diff`
+ * output (a/ b/ stripped), with hunk and line counts; subject and author
+ * are empty strings.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/patch_parse.h"
+
+#define FX "tests/fixtures/patches/"
+
+static int fails;
+
+#define CHECK(cond)                                                        \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "%s:%d: check failed: %s\n",       \
+				__FILE__, __LINE__, #cond);                \
+			fails++;                                           \
+		}                                                          \
+	} while (0)
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
+	    fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*len = (size_t)n;
+	else
+		free(buf), buf = NULL;
+	fclose(f);
+	return buf;
+}
+
+static int one(const char *name, const char *o, const char *n)
+{
+	struct patch_series s;
+	struct patch_file *f;
+	char err[256];
+	size_t len;
+	char *buf = slurp(name, &len);
+
+	if (!buf) {
+		printf("fixture %s missing\n", name);
+		return 1;
+	}
+	if (patch_parse(buf, len, &s, err, sizeof(err))) {
+		printf("%s: parse failed: %s\n", name, err);
+		free(buf);
+		return 1;
+	}
+	CHECK(s.n == 1);
+	CHECK(s.patches[0].nfiles == 1);
+	f = &s.patches[0].files[0];
+	CHECK(!strcmp(f->old_path, o));
+	CHECK(!strcmp(f->new_path, n));
+	CHECK(f->hunks == 2 && f->added == 3 && f->removed == 2);
+	CHECK(!strcmp(s.patches[0].subject, "") &&
+	      !strcmp(s.patches[0].author, ""));
+	CHECK(s.patches[0].raw_len == len &&
+	      !memcmp(s.patches[0].raw, buf, len));
+	CHECK(strlen(s.patches[0].sha256) == 64);
+	patch_series_free(&s);
+	free(buf);
+	return 0;
+}
+
+int main(void)
+{
+	if (one(FX "plain.diff", "old.c", "new.c") ||
+	    one(FX "git.diff", "block/blk-mq.c", "block/blk-mq.c"))
+		return 1;
+	if (fails)
+		printf("%d checks failed\n", fails);
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: with several runs per side, samples and totals are summed,
+ * each symbol's stddev is that of its per-run percent (0 in runs without
+ * it; duplicates within a run add up), and a delta is marked as noise when
+ * |delta| <= 2*sqrt(sd_b^2/n_b + sd_n^2/n_n).
+ */
+#include "unit/perfdiff-fixture.h"
+
+int main(void)
+{
+	struct pd_opts o;
+	struct pd_result *r;
+	const struct pd_row *x;
+	char err[128];
+
+	perfdiff_default_opts(&o);
+	r = perfdiff_compute(fx2_sides, 2, &o, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "perfdiff_compute: %s\n", err);
+		return 1;
+	}
+	CHECK(r->sides[0].total == 400 && r->sides[1].total == 300);
+	CHECK(r->sides[0].nr_runs == 3 && r->sides[1].nr_runs == 3);
+
+	/* get_tag: base shares 10, 12, 11 (22/200) -> sd 1; 44/400 = 11%
+	 * new shares 11 (5+6), 13, 12 -> sd 1; 36/300 = 12%; delta 1
+	 * band 2*sqrt(1/3 + 1/3) = 1.633 -> noise */
+	x = fx_row(r, "blk_mq_get_tag");
+	CHECK(x && x->cells[1].samples == 36 && x->cells[0].samples == 44);
+	CHECK_NEAR(x->cells[0].percent, 11.0);
+	CHECK_NEAR(x->cells[1].percent, 12.0);
+	CHECK_NEAR(x->cells[0].stddev, 1.0);
+	CHECK_NEAR(x->cells[1].stddev, 1.0);
+	CHECK_NEAR(x->cells[1].delta, 1.0);
+	CHECK(x->cells[1].noise == 1);
+
+	/* enter: base 20, 20, 20 -> sd 0, 20%; new 30, 32, 34 -> sd 2, 32%
+	 * delta 12 > 2*sqrt(4/3) = 2.31 -> not noise */
+	x = fx_row(r, "__do_sys_io_uring_enter");
+	CHECK_NEAR(x->cells[0].stddev, 0.0);
+	CHECK_NEAR(x->cells[1].stddev, 2.0);
+	CHECK_NEAR(x->cells[1].delta, 12.0);
+	CHECK(x->cells[1].noise == 0);
+
+	/* free: only in new run 3 (3/100): shares 0, 0, 3 -> sd sqrt(3);
+	 * 3/300 = 1%; band 2*sqrt(3/3) = 2 -> noise */
+	x = fx_row(r, "__blk_mq_free_request");
+	CHECK(x && !x->cells[0].present);
+	CHECK_NEAR(x->cells[1].stddev, sqrt(3.0));
+	CHECK_NEAR(x->cells[1].delta, 1.0);
+	CHECK(x->cells[1].noise == 1);
+	perfdiff_free(r);
+
+	if (fails) {
+		fprintf(stderr, "%d checks failed\n", fails);
+		return 1;
+	}
+	return 0;
+}

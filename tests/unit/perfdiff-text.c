@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: perf diff text layout byte-compared with hand-written golden
+ * files (tests/fixtures/perfdiff/): `# Baseline  Delta  Shared Object
+ * Symbol` header, %6.2f%% and %+4.2F%% columns, blank baseline for a
+ * symbol only in the new profile, blank delta for one only in the
+ * baseline, the Ratio column (%14.6F, N/A without a baseline), and the
+ * Stddev/Noise columns with several runs per side.
+ */
+#include <stdlib.h>
+
+#include "unit/perfdiff-fixture.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc(n + 1);
+	if (buf && fread(buf, 1, n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf) {
+		buf[n] = '\0';
+		*len = n;
+	}
+	return buf;
+}
+
+static int golden(const struct pd_side *sides, const char *compute,
+		  const char *path)
+{
+	struct pd_opts o;
+	struct pd_result *r;
+	char err[128], *got, *want;
+	size_t glen, wlen;
+	int ret = 1;
+
+	perfdiff_default_opts(&o);
+	if (perfdiff_parse_compute(compute, &o))
+		return 1;
+	r = perfdiff_compute(sides, 2, &o, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "perfdiff_compute: %s\n", err);
+		return 1;
+	}
+	got = perfdiff_text(r, &glen);
+	want = slurp(path, &wlen);
+	if (!want)
+		fprintf(stderr, "cannot read %s\n", path);
+	else if (!got || glen != wlen || memcmp(got, want, wlen))
+		fprintf(stderr, "%s differs; got:\n%s\nwant:\n%s\n", path,
+			got ? got : "(null)", want);
+	else
+		ret = 0;
+	free(got);
+	free(want);
+	perfdiff_free(r);
+	return ret;
+}
+
+int main(void)
+{
+	int ret = 0;
+
+	ret |= golden(fx1_sides, "delta", "tests/fixtures/perfdiff/delta.txt");
+	ret |= golden(fx1_sides, "ratio", "tests/fixtures/perfdiff/ratio.txt");
+	ret |= golden(fx2_sides, "delta", "tests/fixtures/perfdiff/noise.txt");
+	return ret;
+}

@@ -1,0 +1,236 @@
+// perflab web: turn API answers into the shapes the pages draw. The API is
+// documented in docs/api.md; this file is the one place that knows its
+// field names, and it tolerates optional fields being absent.
+import { arr, num, median } from './util.js';
+
+const str = (...vs) => {
+	for (const v of vs) if (typeof v === 'string' && v !== '') return v;
+	return '';
+};
+const nameOf = (v) => (v && typeof v === 'object' ? str(v.name, v.title) : typeof v === 'string' ? v : '');
+
+export function normComparison(c) {
+	if (!c || typeof c !== 'object') return null;
+	const res = c.result && typeof c.result === 'object' ? c.result : {};
+	const ci = Array.isArray(c.ci) ? c.ci : Array.isArray(c.ci95) ? c.ci95 : null;
+	return {
+		variant: str(c.variant, c.variant_name, nameOf(c.variant)),
+		variantId: num(c.variant_id),
+		control: str(c.control, c.control_name, nameOf(c.control)),
+		verdict: str(c.verdict),
+		metric: str(c.metric) || 'iops',
+		delta: num(c.delta_pct, c.delta),
+		ciLow: num(c.ci_low, c.ci_low_pct, ci && ci[0]),
+		ciHigh: num(c.ci_high, c.ci_high_pct, ci && ci[1]),
+		p: num(c.p_value, c.p, c.mwu_p, res.p),
+		mde: num(c.mde_pct, c.mde, res.mde_pct),
+		noise: num(c.noise_pct, c.noise),
+		runs: num(c.runs, c.n, c.n_variant, res.n_variant),
+		baseMean: num(c.control_median, c.base_median, res.control_median),
+		newMean: num(c.variant_median, c.new_median, res.variant_median),
+		summary: str(c.summary, res.summary),
+		mdeFromHost: c.mde_from_host ?? res.mde_from_host,
+		reason: str(c.reason, res.reason),
+		unit: str(c.unit, res.unit),
+		text: str(c.text, res.text),
+		raw: c,
+	};
+}
+
+export function normRun(r) {
+	// Per-second ns/IO is not measured; for one thread it is 1e9 / IOPS.
+	const samples = arr(r.samples).map((s) => {
+		const iops = num(s.iops);
+		return {
+			t: num(s.t), iops, ns: num(s.ns_per_io) ?? (iops ? 1e9 / iops : null),
+			perSubmit: num(s.ios_per_submit), perReap: num(s.ios_per_reap), inflight: num(s.inflight),
+		};
+	}).filter((s) => s.t !== null);
+	const summary = r.summary || {};
+	let mean = num(r.mean, summary.mean);
+	const warmup = num(r.warmup, summary.warmup) ?? 0;
+	if (mean === null && samples.length) {
+		const m = samples.filter((s) => s.t > warmup && s.iops !== null);
+		if (m.length) mean = m.reduce((a, s) => a + s.iops, 0) / m.length;
+	}
+	return {
+		id: num(r.id, r.run_id),
+		jobId: num(r.job_id),
+		index: num(r.run_index, r.index) ?? 0,
+		variant: str(r.variant, nameOf(r.variant)),
+		variantId: num(r.variant_id),
+		mean,
+		median: num(r.median, summary.median),
+		stddev: num(r.stddev, summary.stddev),
+		ns: num(r.ns_per_io, summary.ns_per_io),
+		warmup,
+		samples,
+		kernel: str(r.kernel),
+		created: r.created_at,
+		timings: { build: num(r.build_s, r.timings && r.timings.build_s), boot: num(r.boot_s, r.timings && r.timings.boot_s), run: num(r.run_s, r.timings && r.timings.run_s) },
+		cpuSys: num(r.cpu_sys_ns_per_io, r.cpu && r.cpu.sys_ns_per_io),
+		cpuUser: num(r.cpu_user_ns_per_io, r.cpu && r.cpu.user_ns_per_io),
+		raw: r,
+	};
+}
+
+export function normPatch(p) {
+	if (!p || typeof p !== 'object') return null;
+	return {
+		id: num(p.id),
+		subject: str(p.subject),
+		author: str(p.author),
+		messageId: str(p.message_id),
+		date: str(p.date),
+		sha256: str(p.sha256),
+		raw: typeof p.raw === 'string' ? p.raw : null,
+		files: arr(p.files).map((f) => ({
+			path: str(f.new_path, f.path, f.old_path),
+			added: num(f.added), removed: num(f.removed), hunks: num(f.hunks),
+		})),
+	};
+}
+
+export function normJob(j) {
+	return {
+		id: num(j.id, j.job_id),
+		variant: str(j.variant, nameOf(j.variant)),
+		variantId: num(j.variant_id),
+		runIndex: num(j.run_index),
+		seq: num(j.seq),
+		state: str(j.state),
+		attempt: num(j.attempt),
+		phase: str(j.phase),
+		message: str(j.message),
+		failureReason: str(j.failure_reason, j.reason),
+		failureLog: str(j.failure_log, j.log),
+		runId: num(j.run_id),
+		host: str(j.host, nameOf(j.host)),
+	};
+}
+
+export function normExperiment(e) {
+	if (!e || typeof e !== 'object') return null;
+	const variants = arr(e.variants).map((v, i) => ({
+		id: num(v.id),
+		name: str(v.name) || 'variant ' + i,
+		isControl: !!(v.is_control ?? i === 0),
+		state: str(v.state),
+		cmdline: str(v.cmdline),
+		setup: str(v.setup),
+		failureReason: str(v.failure_reason),
+		failureLog: str(v.failure_log),
+		patches: arr(v.patches).map(normPatch).filter(Boolean),
+		runs: arr(v.runs).map(normRun),
+	}));
+	// Runs may also come as a flat list.
+	for (const r of arr(e.runs).map(normRun)) {
+		const v = variants.find((x) => (r.variantId !== null && x.id === r.variantId) || (r.variant && x.name === r.variant));
+		if (v && !v.runs.some((x) => x.id === r.id)) v.runs.push(r);
+	}
+	for (const v of variants) v.runs.sort((a, b) => a.index - b.index);
+	const patches = [];
+	for (const p of arr(e.patches).map(normPatch)) if (p) patches.push(p);
+	for (const v of variants) for (const p of v.patches) if (!patches.some((x) => x.id === p.id && x.sha256 === p.sha256)) patches.push(p);
+
+	let comparisons = [];
+	const cmp = e.comparison ?? e.comparisons ?? e.verdicts;
+	if (Array.isArray(cmp)) comparisons = cmp.map(normComparison).filter(Boolean);
+	else if (cmp && typeof cmp === 'object') {
+		if (Array.isArray(cmp.variants)) comparisons = cmp.variants.map(normComparison).filter(Boolean);
+		else if (Array.isArray(cmp.comparisons)) comparisons = cmp.comparisons.map(normComparison).filter(Boolean);
+		else if (cmp.verdict) comparisons = [normComparison(cmp)];
+	}
+	const jobs = arr(e.jobs).map(normJob);
+	const prog = e.progress || {};
+	const runsPer = num(e.runs_planned, e.runs);
+	let planned = num(prog.jobs_total, prog.planned, prog.total);
+	if (planned === null && jobs.length) planned = jobs.length;
+	if (planned === null && runsPer !== null) planned = runsPer * Math.max(variants.length, 2);
+	let done = num(prog.jobs_done, prog.done);
+	if (done === null && jobs.length) done = jobs.filter((j) => j.state === 'done').length;
+	if (done === null && variants.length) done = variants.reduce((a, v) => a + v.runs.length, 0);
+
+	const subject = str(e.subject, e.patch_subject, patches[0] && patches[0].subject);
+	// Headline: the IOPS comparison of the first compared variant.
+	comparisons.sort((a, b) => (a.metric === 'iops' ? 0 : 1) - (b.metric === 'iops' ? 0 : 1));
+	const firstVerdict = comparisons.find((c) => c.verdict) || null;
+	return {
+		id: num(e.id),
+		title: str(e.title, subject) || 'experiment ' + e.id,
+		subject,
+		kind: str(e.kind),
+		state: str(e.state),
+		submitter: str(e.submitter, nameOf(e.submitter), e.submitter_name),
+		host: str(e.host, nameOf(e.host), e.host_name),
+		label: str(e.label),
+		backend: str(e.backend),
+		base: str(nameOf(e.base), e.base_name),
+		config: str(e.config),
+		bench: e.bench && typeof e.bench === 'object' ? e.bench : null,
+		runsPer,
+		maxRuns: num(e.max_runs),
+		planned, done,
+		verdict: str(e.verdict, firstVerdict && firstVerdict.verdict),
+		verdictMetric: firstVerdict ? firstVerdict.metric : '',
+		delta: num(e.delta_pct, firstVerdict && firstVerdict.delta),
+		created: e.created_at, started: e.started_at, finished: e.finished_at,
+		failure: str(e.failure_reason),
+		variants, patches, jobs, comparisons,
+		failed: num(prog.jobs_failed, prog.failed) || 0,
+		lkp: str(e.lkp, e.lkp_text, cmp && cmp.text, cmp && cmp.lkp) || comparisons.map((c) => c.text).filter(Boolean).join('\n'),
+		raw: e,
+	};
+}
+
+export function runMeans(v) {
+	return v.runs.map((r) => r.mean).filter((x) => x !== null);
+}
+export function variantMedian(v) {
+	return median(runMeans(v));
+}
+
+export function normHost(hst) {
+	const f = hst.facts && typeof hst.facts === 'object' ? hst.facts : {};
+	const cal = arr(hst.calibration ?? hst.noise, 'items');
+	return {
+		id: num(hst.id, hst.host_id),
+		name: str(hst.name),
+		state: str(hst.state, hst.status),
+		backend: str(hst.backend),
+		labels: arr(hst.labels).map(String),
+		lastSeen: hst.last_seen ?? hst.last_heartbeat,
+		registered: hst.registered_at,
+		currentJob: hst.current_job && typeof hst.current_job === 'object' ? hst.current_job : (num(hst.current_job_id, hst.current_job) !== null ? { id: num(hst.current_job_id, hst.current_job) } : null),
+		facts: {
+			cpu: str(hst.cpu_model, f.cpu_model), cpus: num(hst.cpus, f.cpus), mem: num(hst.mem_bytes, f.mem_bytes),
+			kernel: str(hst.kernel, f.kernel), nvme: str(hst.nvme_model, f.nvme_model), fw: str(hst.nvme_firmware, f.nvme_firmware),
+			poll: hst.poll_ok ?? f.poll_ok,
+		},
+		noise: num(hst.noise_pct, cal[0] && cal[0].noise_pct),
+		mde: num(hst.mde_pct, cal[0] && cal[0].mde_pct),
+		mdeRuns: num(hst.mde_runs, cal[0] && cal[0].runs),
+		calibration: cal,
+		raw: hst,
+	};
+}
+
+export function normAlert(a) {
+	return {
+		id: num(a.id),
+		kind: str(a.kind),
+		state: str(a.state),
+		title: str(a.title),
+		metric: str(a.metric),
+		delta: num(a.delta_pct, a.delta),
+		experimentId: num(a.experiment_id, a.experiment && a.experiment.id),
+		seriesId: num(a.series_id, a.series && a.series.id),
+		changePointId: num(a.change_point_id),
+		host: str(a.host, nameOf(a.host), a.host_name),
+		created: a.created_at,
+		updated: a.updated_at,
+		who: str(a.who, a.updated_by),
+		history: arr(a.history),
+		raw: a,
+	};
+}

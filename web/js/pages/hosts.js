@@ -1,0 +1,78 @@
+// Hosts: fleet state (idle / busy / offline), current job, last heartbeat,
+// hardware facts, per-host noise and MDE from A/A calibration.
+import { h, clear, fmt, link, stateBadge, arr, toUnix, num } from '../util.js';
+
+const metricLabel = (m) => (/ns/.test(m || '') ? 'ns/IO' : m === 'iops' ? 'IOPS' : m || '');
+import { api } from '../api.js';
+import { normHost } from '../model.js';
+import { errorBox } from '../app.js';
+
+const OFFLINE_AFTER = 180;	// seconds without contact
+
+function stateOf(x) {
+	if (x.state) return x.state;
+	const seen = toUnix(x.lastSeen);
+	if (seen === null || Date.now() / 1000 - seen > OFFLINE_AFTER) return 'offline';
+	return x.currentJob ? 'busy' : 'idle';
+}
+
+export async function render(ctx) {
+	document.title = 'Hosts · perflab';
+	const root = h('div', { id: 'hosts' });
+	ctx.el.appendChild(root);
+	root.appendChild(h('h1', null, 'Hosts'));
+	const body = h('div');
+	root.appendChild(body);
+	async function load() {
+		let list;
+		try {
+			list = arr(await api('/api/v1/hosts'), 'hosts', 'items').map(normHost);
+		} catch (e) {
+			clear(body).appendChild(errorBox(e));
+			return;
+		}
+		if (ctx.stale) return;
+		clear(body);
+		if (!list.length) {
+			body.appendChild(h('div', { class: 'empty', id: 'hosts-empty' },
+				h('strong', null, 'No test hosts have registered. '),
+				'Start a runner on a test machine: ', h('code', null, 'perflab-runner --server URL --key RUNNER_KEY --backend qemu-icount --name NAME --label LABEL'),
+				' (an admin creates the key with ', h('code', null, 'perflabd key create --role runner NAME'), ').'));
+			return;
+		}
+		const counts = {};
+		for (const x of list) counts[stateOf(x)] = (counts[stateOf(x)] || 0) + 1;
+		body.appendChild(h('p', { class: 'muted', id: 'fleet-summary' }, list.length + ' hosts: ' + Object.entries(counts).map(([k, v]) => v + ' ' + k).join(', ')));
+		body.appendChild(h('table', { id: 'hosts-table' },
+			h('thead', null, h('tr', null, h('th', null, 'Host'), h('th', null, 'State'), h('th', null, 'Current job'), h('th', null, 'Last heartbeat'),
+				h('th', null, 'Backend / labels'), h('th', null, 'Hardware'), h('th', { class: 'num' }, 'Noise'), h('th', { class: 'num' }, 'MDE'))),
+			h('tbody', null, list.map((x) => {
+				const j = x.currentJob;
+				const f = x.facts;
+				return h('tr', { dataset: { name: x.name } },
+					h('td', null, h('b', null, x.name)),
+					h('td', null, stateBadge(stateOf(x))),
+					h('td', null, j ? [j.experiment_id ? h('a', { href: link('/experiments/' + j.experiment_id) }, 'experiment #' + j.experiment_id) : null,
+						' job ' + (j.id ?? j.job_id ?? ''), j.phase ? ' · ' + j.phase : '', j.variant ? ' · ' + j.variant : ''] : h('span', { class: 'muted' }, '–')),
+					h('td', { class: 'nowrap', title: fmt.time(x.lastSeen) }, fmt.ago(x.lastSeen)),
+					h('td', null, x.backend || '–', x.labels.length ? h('div', { class: 'muted small' }, x.labels.join(', ')) : null),
+					h('td', { class: 'small' },
+						h('div', null, f.cpu || 'CPU unknown', f.cpus ? ' · ' + f.cpus + ' CPUs' : '', f.mem ? ' · ' + fmt.bytes(f.mem) : ''),
+						h('div', { class: 'muted' }, [f.nvme && 'NVMe ' + f.nvme + (f.fw ? ' fw ' + f.fw : ''), f.kernel && 'kernel ' + f.kernel,
+							f.poll === undefined || f.poll === null ? null : f.poll ? 'polling ok' : 'no polled IO'].filter(Boolean).join(' · '))),
+					h('td', { class: 'num', title: 'run-to-run stddev of A/A run means, % of mean' }, x.calibration.length
+						? x.calibration.map((c) => h('div', null, fmt.pct(num(c.noise_pct)), h('span', { class: 'muted small' }, ' ' + metricLabel(c.metric))))
+						: x.noise !== null ? fmt.pct(x.noise) : h('span', { class: 'muted', title: 'run an A/A (calibration) experiment on this host' }, 'not calibrated')),
+					h('td', { class: 'num', title: 'minimum detectable effect at the calibration run count' }, x.calibration.length
+						? x.calibration.map((c) => h('div', null, fmt.pct(num(c.mde_pct)) + (num(c.runs) ? ' at ' + num(c.runs) + ' runs' : ''), h('span', { class: 'muted small' }, ' ' + fmt.ago(c.computed_at))))
+						: x.mde !== null ? fmt.pct(x.mde) + (x.mdeRuns ? ' at ' + x.mdeRuns + ' runs' : '') : '–'));
+			}))));
+	}
+	await load();
+	let timer = null;
+	ctx.onEvent((ev) => {
+		if (/host|job/.test(ev.event)) { clearTimeout(timer); timer = setTimeout(load, 300); }
+	});
+	const iv = setInterval(load, 15000);
+	ctx.cleanup.push(() => { clearInterval(iv); clearTimeout(timer); });
+}

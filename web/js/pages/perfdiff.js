@@ -1,0 +1,290 @@
+// perf diff of an experiment: sortable table (baseline %, new %, delta %,
+// ratio, wdiff), filter by symbol / dso, noise marks, differential flame
+// graph. URL: #/experiments/ID/perf-diff?variant=&q=&dso=&sort=&dir=
+import { h, clear, fmt, link, setQuery, num, arr } from '../util.js';
+import { api } from '../api.js';
+import { errorBox } from '../app.js';
+
+const PAGE = 200;	// rows drawn before "Show all" (layout of thousands of rows is slow)
+
+// Normalise the API answer (see daemon/perfdiff.c perfdiff_json).
+export function perfDiffRows(res, variant) {
+	const sides = arr(res && res.sides).map((s) => ({ name: String(s.variant ?? s.name ?? ''), baseline: !!s.baseline, runs: num(s.runs), total: num(s.total), lost: num(s.lost) }));
+	const rows = arr(res, 'rows', 'symbols').map((r) => {
+		let c = r;
+		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
+		return {
+			dso: String(r.dso ?? ''),
+			symbol: String(r.symbol ?? r.sym ?? r.name ?? ''),
+			baseline: num(r.baseline, r.baseline_pct),
+			baseSamples: num(r.baseline_samples),
+			baseSd: num(r.baseline_stddev),
+			new: num(c.new, c.new_pct),
+			newSamples: num(c.new_samples),
+			newSd: num(c.new_stddev),
+			delta: num(c.delta, c.delta_pct),
+			ratio: num(c.ratio),
+			wdiff: num(c.wdiff),
+			noise: c.noise === true ? true : c.noise === false ? false : null,
+		};
+	});
+	return { sides, rows, event: res && res.event, symbols: num(res && res.symbols), noiseRule: res && res.noise_rule };
+}
+
+const COLS = [
+	{ key: 'baseline', label: 'Baseline', num: true, title: 'share of the control’s samples, %' },
+	{ key: 'new', label: 'New', num: true, title: 'share of the variant’s samples, %' },
+	{ key: 'delta', label: 'Delta', num: true, title: 'new % − baseline % (percentage points)' },
+	{ key: 'ratio', label: 'Ratio', num: true, title: 'new samples / baseline samples' },
+	{ key: 'wdiff', label: 'Wdiff', num: true, title: 'new samples × W2 − baseline samples × W1' },
+	{ key: 'samples', label: 'Samples', num: true, title: 'baseline + new samples' },
+	{ key: 'dso', label: 'Shared Object', num: false },
+	{ key: 'symbol', label: 'Symbol', num: false },
+];
+
+export async function render(ctx) {
+	const id = ctx.params[0];
+	document.title = 'perf diff · experiment ' + id + ' · perflab';
+	const q = ctx.query;
+	const state = {
+		variant: q.get('variant') || '',
+		q: q.get('q') || '',
+		dso: q.get('dso') || '',
+		sort: q.get('sort') || 'delta-abs',
+		dir: q.get('dir') === 'asc' ? 'asc' : 'desc',
+		hideNoise: q.get('noise') === 'hide',
+		all: false,
+	};
+	const root = h('div', { id: 'perfdiff' });
+	ctx.el.appendChild(root);
+	root.append(h('div', { class: 'toolbar' },
+		h('h1', null, 'perf diff'),
+		h('a', { href: link('/experiments/' + id) }, '← experiment #' + id)));
+
+	// With the default view, the largest |delta| rows come first (small
+	// answer, quick paint) while the full table loads for sorting/filters.
+	const url = '/api/v1/experiments/' + encodeURIComponent(id) + '/perf-diff';
+	// (One after the other: on a busy daemon two diffs at once slow both.)
+	let fullReq = null;
+	const getFull = () => {
+		if (!fullReq) {
+			fullReq = api(url);
+			fullReq.catch(() => {});
+		}
+		return fullReq;
+	};
+	const quick = !state.q && !state.dso && state.sort === 'delta-abs' && !state.hideNoise;
+	let res, partial = false;
+	try {
+		// All sides come back (the variant is picked here, from "diffs"); the
+		// server's top rows are by the first compared variant's |delta|.
+		res = await (quick ? api(url, { query: { limit: PAGE } }) : getFull());
+		partial = quick && num(res && res.symbols) > arr(res, 'rows').length;
+		const sides = arr(res && res.sides);
+		if (partial && state.variant && sides.length > 2 && sides.filter((x) => !x.baseline)[0].variant !== state.variant) {
+			res = await getFull();
+			partial = false;
+		}
+	} catch (e) {
+		if (e.status === 404 || e.status === 409 || e.status === 422) {
+			root.appendChild(h('div', { class: 'empty', id: 'perfdiff-empty' },
+				h('strong', null, 'No perf diff yet. '), e.message + '. ',
+				'A perf diff needs finished runs with profiles (perflab-bench -P) on the control and a variant.'));
+			return;
+		}
+		throw e;
+	}
+	performance.mark('perfdiff:fetched');
+	const data = perfDiffRows(res, state.variant);
+	performance.mark('perfdiff:normalized');
+	const base = data.sides.find((s) => s.baseline) || data.sides[0];
+	const compared = data.sides.filter((s) => s !== base);
+	if (!state.variant && compared.length) state.variant = compared[0].name;
+	if (compared.length > 1) Object.assign(data, perfDiffRows(res, state.variant));
+
+	root.appendChild(h('p', { class: 'muted' },
+		'Event ', h('b', null, data.event || 'cpu-clock'), ' · ',
+		data.sides.map((s) => s.name + (s.baseline ? ' (baseline)' : '') + ': ' + fmt.count(s.runs, 'runs') + ', ' + fmt.count(s.total, 'samples') + (s.lost ? ', ' + fmt.count(s.lost, 'lost') : '')).join(' · '),
+		' · ', fmt.count(data.symbols ?? data.rows.length, 'symbols'),
+		'. Percentages are shares of all samples of a side; delta is in percentage points. ',
+		h('a', { href: '/api/v1/experiments/' + id + '/perf-diff?format=text', id: 'text-link', onclick: (e) => { e.preventDefault(); showText(); } }, 'text form for a mail')));
+	const textBox = h('div');
+	root.appendChild(textBox);
+	async function showText() {
+		try {
+			const t = await api('/api/v1/experiments/' + id + '/perf-diff', { raw: true, query: { format: 'text', variant: state.variant, limit: 50 } });
+			clear(textBox).appendChild(h('pre', { class: 'lkp' }, t));
+		} catch (e) { clear(textBox).appendChild(errorBox(e)); }
+	}
+
+	const dsoOptions = () => [h('option', { value: '' }, 'all shared objects'),
+		[...new Set(data.rows.map((r) => r.dso))].sort().map((d) => h('option', { value: d, selected: d === state.dso }, d))];
+	const qInput = h('input', { type: 'search', id: 'symbol-filter', placeholder: 'symbol contains…', value: state.q, oninput: () => { state.q = qInput.value; state.all = false; update(); } });
+	const dsoSel = h('select', { id: 'dso-filter', onchange: () => { state.dso = dsoSel.value; state.all = false; update(); } },
+		dsoOptions());
+	const noiseBox = h('input', { type: 'checkbox', id: 'hide-noise', checked: state.hideNoise, onchange: () => { state.hideNoise = noiseBox.checked; update(); } });
+	const variantSel = compared.length > 1 ? h('select', { id: 'variant-select', onchange: () => { location.hash = link('/experiments/' + id + '/perf-diff', { variant: variantSel.value }); } },
+		compared.map((s) => h('option', { value: s.name, selected: s.name === state.variant }, s.name))) : null;
+	root.appendChild(h('div', { class: 'toolbar' },
+		variantSel ? h('label', null, base.name + ' vs ', variantSel) : h('span', null, (base ? base.name : 'baseline') + ' vs ' + (state.variant || 'variant')),
+		h('label', null, 'Symbol ', qInput), h('label', null, 'Object ', dsoSel),
+		h('label', null, noiseBox, ' hide deltas within noise')));
+
+	const count = h('p', { class: 'muted small', id: 'row-count' });
+	const thead = h('tr');
+	const tbody = h('tbody');
+	const more = h('div');
+	const table = h('table', { id: 'perfdiff-table', class: 'small fixed' },
+		h('colgroup', null, ['7%', '7%', '10%', '7%', '7%', '11%', '14%', '37%'].map((w) => h('col', { style: { width: w } }))),
+		h('thead', null, thead), tbody);
+	for (const c of COLS) {
+		thead.appendChild(h('th', {
+			class: 'sortable' + (c.num ? ' num' : ''), title: c.title, dataset: { key: c.key }, tabindex: 0, role: 'button',
+			onkeydown: (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); ev.currentTarget.click(); } },
+			onclick: () => {
+				if (state.sort === c.key) state.dir = state.dir === 'desc' ? 'asc' : 'desc';
+				else state.dir = c.num ? 'desc' : 'asc';
+				state.sort = c.key;
+				update();
+			},
+		}, c.label));
+	}
+	root.append(count, h('div', { class: 'scroll' }, table), more);
+
+	const flame = h('div', { id: 'flame' });
+	root.append(h('h2', null, 'Differential flame graph'),
+		h('p', { class: 'muted small' }, 'Stacks of ' + (state.variant || 'the variant') + '; colour shows the change against ' + (base ? base.name : 'the control') + ': red = more samples, blue = fewer. Width = share of samples.'),
+		flame);
+	loadFlame(flame, id, state.variant);
+
+	function sortKey(r) {
+		switch (state.sort) {
+		case 'delta-abs': return r.delta === null ? -Infinity : Math.abs(r.delta);
+		case 'samples': return (r.baseSamples || 0) + (r.newSamples || 0);
+		case 'dso': return r.dso;
+		case 'symbol': return r.symbol;
+		default: { const v = r[state.sort]; return v === null || v === undefined ? -Infinity : v; }
+		}
+	}
+
+	function update() {
+		setQuery({ q: state.q, dso: state.dso, sort: state.sort === 'delta-abs' ? '' : state.sort, dir: state.dir === 'desc' ? '' : state.dir, noise: state.hideNoise ? 'hide' : '', variant: compared.length > 1 ? state.variant : '' });
+		const needle = state.q.toLowerCase();
+		let rows = data.rows.filter((r) => (!needle || r.symbol.toLowerCase().includes(needle)) && (!state.dso || r.dso === state.dso) && (!state.hideNoise || r.noise !== true));
+		const sign = state.dir === 'asc' ? 1 : -1;
+		const keyed = rows.map((r) => [sortKey(r), r]);
+		keyed.sort((a, b) => (a[0] < b[0] ? -sign : a[0] > b[0] ? sign : 0));
+		rows = keyed.map((x) => x[1]);
+		for (const th of thead.children) {
+			const k = th.dataset.key;
+			const on = k === state.sort || (state.sort === 'delta-abs' && k === 'delta');
+			th.classList.toggle('sorted-asc', on && state.dir === 'asc');
+			th.classList.toggle('sorted-desc', on && state.dir === 'desc');
+		}
+		const shown = state.all ? rows : rows.slice(0, PAGE);
+		count.textContent = partial
+			? 'The ' + data.rows.length + ' largest |delta| of ' + fmt.count(data.symbols, 'symbols') + '; loading the rest for sorting and filters…'
+			: rows.length === data.rows.length
+			? fmt.count(rows.length, 'symbols') + (state.sort === 'delta-abs' ? ', largest |delta| first' : '')
+			: fmt.count(rows.length, 'of') + ' ' + fmt.count(data.rows.length, 'symbols match the filter');
+		const frag = document.createDocumentFragment();
+		for (const r of shown) frag.appendChild(rowEl(r));
+		tbody.replaceChildren(frag);
+		clear(more);
+		if (!rows.length) more.appendChild(h('div', { class: 'empty' }, data.rows.length ? 'No symbol matches the filter; clear the symbol or object filter.' : 'The profiles have no symbols.'));
+		else if (shown.length < rows.length) more.appendChild(h('button', { type: 'button', id: 'show-all', onclick: () => { state.all = true; update(); } }, 'Show all ' + rows.length + ' rows'));
+	}
+	update();
+	performance.mark('perfdiff:table');
+	const complete = () => { root.dataset.complete = '1'; performance.mark('perfdiff:complete'); };
+	if (!partial) complete();
+	else getFull().then((full) => {
+		if (ctx.stale) return;
+		Object.assign(data, perfDiffRows(full, state.variant));
+		partial = false;
+		dsoSel.replaceChildren(...dsoOptions().flat());
+		update();
+		complete();
+	}, (e) => { clear(more).appendChild(errorBox(e)); });
+}
+
+function pct(v) { return v === null ? '' : v.toFixed(2) + ' %'; }
+
+function rowEl(r) {
+	const tr = document.createElement('tr');
+	const td = (text, cls, title) => {
+		const c = document.createElement('td');
+		if (cls) c.className = cls;
+		if (title) c.title = title;
+		c.textContent = text;
+		tr.appendChild(c);
+		return c;
+	};
+	td(pct(r.baseline), 'num', r.baseSd !== null ? 'run-to-run stddev ' + r.baseSd.toFixed(2) + ' %' : null);
+	td(pct(r.new), 'num', r.newSd !== null ? 'run-to-run stddev ' + r.newSd.toFixed(2) + ' %' : null);
+	const d = td(r.delta === null ? '' : (r.delta > 0 ? '+' : r.delta < 0 ? '−' : '±') + Math.abs(r.delta).toFixed(2) + ' %',
+		'num ' + (r.noise === true ? 'noise' : r.delta > 0 ? 'pos' : r.delta < 0 ? 'neg' : ''));
+	if (r.noise === true) {
+		const m = document.createElement('span');
+		m.className = 'noise-mark';
+		m.title = 'within run-to-run noise: |delta| ≤ 2·sqrt(sd_b²/n_b + sd_n²/n_n)';
+		m.textContent = 'noise';
+		d.appendChild(m);
+	}
+	td(r.ratio === null ? '' : r.ratio.toFixed(3) + ' ×', 'num');
+	td(r.wdiff === null ? '' : r.wdiff.toLocaleString('en-US'), 'num');
+	td(((r.baseSamples || 0) + ' → ' + (r.newSamples || 0)), 'num');
+	td(r.dso, 'mono');
+	td(r.symbol, 'mono wrap-anywhere');
+	return tr;
+}
+
+// The SVG is parsed and rebuilt from an allow-list of elements and
+// attributes (no scripts, no event handlers, no links), then shown inline
+// so its frame tooltips (<title>) work.
+const SVG_ELEMS = new Set(['svg', 'g', 'rect', 'text', 'title', 'style', 'tspan']);
+const SVG_ATTRS = new Set(['x', 'y', 'width', 'height', 'viewBox', 'fill', 'rx', 'ry', 'class', 'text-anchor',
+	'font-size', 'font-family', 'version', 'stroke', 'stroke-width', 'dx', 'dy', 'opacity', 'fill-opacity']);
+export function sanitizeSvg(text) {
+	const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+	const src = doc.documentElement;
+	if (!src || src.nodeName !== 'svg' || doc.getElementsByTagName('parsererror').length) throw new Error('the flame graph is not valid SVG');
+	const copy = (n) => {
+		if (n.nodeType === 3) return document.createTextNode(n.nodeValue);
+		if (n.nodeType !== 1 || !SVG_ELEMS.has(n.localName)) return null;
+		const el = document.createElementNS('http://www.w3.org/2000/svg', n.localName);
+		for (const a of n.attributes) if (SVG_ATTRS.has(a.name) && !/url\(|javascript:/i.test(a.value)) el.setAttribute(a.name, a.value);
+		if (n.localName === 'style') {
+			const css = n.textContent;
+			if (/url\(|@import|expression/i.test(css)) return null;
+			// Scope the graph's CSS to the graph.
+			el.textContent = css.replace(/(^|})\s*([^{}@]+)\{/g, (m, b, sel) => b + sel.split(',').map((x) => '#flame svg ' + x.trim()).join(',') + '{');
+			return el;
+		}
+		for (const c of n.childNodes) { const k = copy(c); if (k) el.appendChild(k); }
+		return el;
+	};
+	const svg = copy(src);
+	svg.removeAttribute('height');
+	svg.setAttribute('width', '100%');
+	svg.setAttribute('role', 'img');
+	return svg;
+}
+
+async function loadFlame(el, id, variant) {
+	el.appendChild(h('p', { class: 'muted' }, 'Loading flame graph…'));
+	try {
+		const text = await api('/api/v1/experiments/' + encodeURIComponent(id) + '/flamegraph.svg', { raw: true, query: { variant } });
+		const svg = sanitizeSvg(text);
+		svg.setAttribute('id', 'flame-svg');
+		svg.setAttribute('class', 'flame');
+		const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+		clear(el).append(svg,
+			h('p', { class: 'small' }, 'Hover a frame for its samples and change. ',
+				h('a', { href: url, download: 'flamegraph-' + id + (variant ? '-' + variant : '') + '.svg' }, 'download SVG')));
+	} catch (e) {
+		clear(el).appendChild(e.status === 404 || e.status === 409
+			? h('div', { class: 'empty' }, 'No flame graph: ' + e.message + '. It needs runs recorded with call stacks (perflab-bench -P).')
+			: errorBox(e));
+	}
+}
