@@ -142,6 +142,9 @@ awk '
 		printf "per-round IOPS C/A:"
 		for (i = 1; i <= n; i++) { r[i] = v["C", i] / v["A", i]; printf " %.3f", r[i] }
 		printf "  median %.3f\n", median(r, n)
+		printf "per-round CPU/IO C/A:"
+		for (i = 1; i <= n; i++) { r[i] = u["C", i] / u["A", i]; printf " %.3f", r[i] }
+		printf "  median %.3f\n", median(r, n)
 		printf "per-round best-second C/A:"
 		for (i = 1; i <= n; i++) { r[i] = p["C", i] / p["A", i]; printf " %.3f", r[i] }
 		printf "  median %.3f\n", median(r, n)

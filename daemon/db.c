@@ -2,13 +2,11 @@
 /*
  * SQLite store: connection setup, migrations, connection pool.
  */
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "daemon/db.h"
@@ -120,33 +118,6 @@ int db_migrate(sqlite3 *db, char *err, size_t errlen)
 {
 	return db_migrate_with(db, perflab_migrations, perflab_migrations_count,
 			       err, errlen);
-}
-
-int db_health(sqlite3 *db, const char *path, char *msg, size_t len)
-{
-	char dir[PATH_MAX];
-	struct statvfs sv;
-
-	if (db_user_version(db) < 0) {
-		snprintf(msg, len, "database unreadable: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	if (sqlite3_db_readonly(db, "main") == 1 || access(path, W_OK)) {
-		snprintf(msg, len, "database is read-only");
-		return -1;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (access(dirname(dir), W_OK)) {
-		snprintf(msg, len, "database directory is read-only");
-		return -1;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (statvfs(dirname(dir), &sv) == 0 &&
-	    (unsigned long long)sv.f_bavail * sv.f_frsize < (1ull << 20)) {
-		snprintf(msg, len, "no space left for the database");
-		return -1;
-	}
-	return 0;
 }
 
 int db_exec(sqlite3 *db, const char *sql)

@@ -34,13 +34,6 @@ int db_migrate(sqlite3 *db, char *err, size_t errlen);
 
 int db_user_version(sqlite3 *db);
 
-/*
- * Why writes to @path may fail right now: read-only file or directory,
- * less than 1 MiB free on its file system, or an unreadable database.
- * 0 when none applies, else -1 with the reason in @msg.
- */
-int db_health(sqlite3 *db, const char *path, char *msg, size_t len);
-
 /* Helpers. */
 int db_exec(sqlite3 *db, const char *sql);
 /* Prepare or return NULL (message logged to stderr). */

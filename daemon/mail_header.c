@@ -116,7 +116,11 @@ static bool decode_text(const char *t, size_t n, char enc, enum cs cs,
 				if (n - i < 3 || hex_val(t[i + 1]) < 0 ||
 				    hex_val(t[i + 2]) < 0)
 					goto bad;
-				put_byte(out, o, (unsigned char)(hex_val(t[i + 1]) * 16 + hex_val(t[i + 2])), cs);
+				put_byte(
+					out, o,
+					(unsigned char)(hex_val(t[i + 1]) * 16 +
+							hex_val(t[i + 2])),
+					cs);
 				i += 2;
 			} else {
 				put_byte(out, o, (unsigned char)t[i], cs);
@@ -252,4 +256,3 @@ const char *mail_strip_subject(const char *s, bool *cover)
 	}
 	return s;
 }
-

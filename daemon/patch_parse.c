@@ -28,10 +28,10 @@ struct line {
 struct pctx {
 	char *err;
 	size_t errlen;
-	int nchunks;	/* chunks in the input, for error prefixes */
-	int chunk;	/* 1-based chunk being parsed */
-	size_t lineno;	/* 1-based line in the whole input */
-	int nfiles;	/* files over the whole input */
+	int nchunks; /* chunks in the input, for error prefixes */
+	int chunk; /* 1-based chunk being parsed */
+	size_t lineno; /* 1-based line in the whole input */
+	int nfiles; /* files over the whole input */
 };
 
 /* Unfolded header values of one email, NUL-terminated. */
@@ -44,7 +44,7 @@ struct hdrs {
 enum { H_FROM, H_SUBJECT, H_DATE, H_MSGID, H_CTE, H_CTYPE, H_NONE };
 
 static __attribute__((format(printf, 2, 3))) int fail(struct pctx *c,
-						       const char *fmt, ...)
+						      const char *fmt, ...)
 {
 	size_t off = 0;
 	va_list ap;
@@ -135,7 +135,9 @@ static char *xstrndup(const char *s, size_t n)
 
 static int header_kind(const struct line *l, size_t *vstart)
 {
-	static const char *const names[] = { "from:", "subject:", "date:",
+	static const char *const names[] = { "from:",
+					     "subject:",
+					     "date:",
 					     "message-id:",
 					     "content-transfer-encoding:",
 					     "content-type:" };
@@ -231,10 +233,14 @@ static int check_encoding(struct pctx *c, const struct hdrs *h)
 	const char *cte = h->v[H_CTE];
 
 	if (!strcasecmp(cte, "quoted-printable") || !strcasecmp(cte, "base64"))
-		return fail(c, "%s-encoded mail bodies are not supported: send the patch as plain text (git format-patch output)",
-			    cte);
+		return fail(
+			c,
+			"%s-encoded mail bodies are not supported: send the patch as plain text (git format-patch output)",
+			cte);
 	if (!strncasecmp(h->v[H_CTYPE], "multipart/", 10))
-		return fail(c, "MIME multipart mails (attachments) are not supported: send the patch inline");
+		return fail(
+			c,
+			"MIME multipart mails (attachments) are not supported: send the patch inline");
 	return 0;
 }
 
@@ -287,8 +293,8 @@ static void git_line_paths(struct patch_file *f, const struct line *l)
 			return;
 		}
 		set_path(&f->old_path, a);
-		set_path(&f->new_path, patch_path_token(s + used + 1, n - used - 1,
-						  false));
+		set_path(&f->new_path,
+			 patch_path_token(s + used + 1, n - used - 1, false));
 		goto strip;
 	}
 	/* Prefer the " b/" split that makes both names equal. */
@@ -297,7 +303,8 @@ static void git_line_paths(struct patch_file *f, const struct line *l)
 		if (memcmp(q, " b/", 3))
 			continue;
 		b = q;
-		if (i >= 2 && n - i - 3 == i - 2 && !memcmp(s + 2, q + 3, i - 2))
+		if (i >= 2 && n - i - 3 == i - 2 &&
+		    !memcmp(s + 2, q + 3, i - 2))
 			break;
 	}
 	if (!b)
@@ -359,9 +366,11 @@ static int file_done(struct pctx *c, struct dctx *d)
 		return 0;
 	d->f = NULL;
 	if (!f->old_path || !f->new_path)
-		return fail(c, "line %zu: cannot tell which file a diff changes",
+		return fail(c,
+			    "line %zu: cannot tell which file a diff changes",
 			    c->lineno);
-	if (!strcmp(f->old_path, "/dev/null") && !strcmp(f->new_path, "/dev/null"))
+	if (!strcmp(f->old_path, "/dev/null") &&
+	    !strcmp(f->new_path, "/dev/null"))
 		return fail(c, "line %zu: diff of /dev/null to /dev/null",
 			    c->lineno);
 	why = patch_path_problem(f->old_path);
@@ -409,11 +418,11 @@ static int hunk_start(struct pctx *c, struct dctx *d, const struct line *l)
 {
 	const char *s = l->s + 3, *end = l->s + l->n;
 
-	if (!parse_range(&s, end, '-', &d->old_left) || s >= end || *s++ != ' ' ||
-	    !parse_range(&s, end, '+', &d->new_left) || end - s < 3 ||
-	    memcmp(s, " @@", 3))
-		return fail(c, "line %zu: malformed hunk header in %s", c->lineno,
-			    d->f->new_path ? d->f->new_path : "?");
+	if (!parse_range(&s, end, '-', &d->old_left) || s >= end ||
+	    *s++ != ' ' || !parse_range(&s, end, '+', &d->new_left) ||
+	    end - s < 3 || memcmp(s, " @@", 3))
+		return fail(c, "line %zu: malformed hunk header in %s",
+			    c->lineno, d->f->new_path ? d->f->new_path : "?");
 	if (!d->old_left && !d->new_left)
 		return fail(c, "line %zu: empty hunk in %s", c->lineno,
 			    d->f->new_path ? d->f->new_path : "?");
@@ -431,8 +440,10 @@ static int hunk_line(struct pctx *c, struct dctx *d, const struct line *l)
 		return 0; /* "\ No newline at end of file" */
 	if ((ch == ' ' && (!d->old_left || !d->new_left)) ||
 	    (ch == '-' && !d->old_left) || (ch == '+' && !d->new_left))
-		return fail(c, "line %zu: hunk %d of %s has more lines than its @@ header says",
-			    c->lineno, f->hunks, f->new_path);
+		return fail(
+			c,
+			"line %zu: hunk %d of %s has more lines than its @@ header says",
+			c->lineno, f->hunks, f->new_path);
 	if (ch == ' ') {
 		d->old_left--, d->new_left--;
 	} else if (ch == '-') {
@@ -440,9 +451,11 @@ static int hunk_line(struct pctx *c, struct dctx *d, const struct line *l)
 	} else if (ch == '+') {
 		d->new_left--, f->added++;
 	} else {
-		return fail(c, "line %zu: hunk %d of %s is truncated or malformed (%ld old and %ld new lines missing)",
-			    c->lineno, f->hunks, f->new_path, d->old_left,
-			    d->new_left);
+		return fail(
+			c,
+			"line %zu: hunk %d of %s is truncated or malformed (%ld old and %ld new lines missing)",
+			c->lineno, f->hunks, f->new_path, d->old_left,
+			d->new_left);
 	}
 	if (!d->old_left && !d->new_left)
 		d->st = D_FILE;
@@ -498,9 +511,11 @@ static int githdr_line(struct pctx *c, struct dctx *d, const char *buf,
 		return old_new_lines(c, d, buf, len, pos, l);
 	/* A symlink in the tree could point outside it; no submodules. */
 	if ((starts(l, "new file mode ") || starts(l, "new mode ")) &&
-	    (memmem(l->s, l->n, " 120000", 7) || memmem(l->s, l->n, " 160000", 7)))
-		return fail(c, "line %zu: symlinks and submodules are not accepted",
-			    c->lineno);
+	    (memmem(l->s, l->n, " 120000", 7) ||
+	     memmem(l->s, l->n, " 160000", 7)))
+		return fail(
+			c, "line %zu: symlinks and submodules are not accepted",
+			c->lineno);
 	if (starts(l, "new file mode ")) {
 		set_path(&f->old_path, strdup("/dev/null"));
 		return 0;
@@ -511,12 +526,14 @@ static int githdr_line(struct pctx *c, struct dctx *d, const char *buf,
 	}
 	if (starts(l, "rename from ") || starts(l, "copy from ")) {
 		i = l->s[0] == 'r' ? 12 : 10;
-		set_path(&f->old_path, patch_path_token(l->s + i, l->n - i, false));
+		set_path(&f->old_path,
+			 patch_path_token(l->s + i, l->n - i, false));
 		return 0;
 	}
 	if (starts(l, "rename to ") || starts(l, "copy to ")) {
 		i = l->s[0] == 'r' ? 10 : 8;
-		set_path(&f->new_path, patch_path_token(l->s + i, l->n - i, false));
+		set_path(&f->new_path,
+			 patch_path_token(l->s + i, l->n - i, false));
 		return 0;
 	}
 	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
@@ -538,11 +555,14 @@ static int file_line(struct pctx *c, struct dctx *d, const struct line *l)
 			    c->lineno, d->f->new_path);
 	if (l->n && l->s[0] == '\\')
 		return 0;
-	if (l->n && (l->s[0] == '+' || l->s[0] == ' ' ||
-		     (l->s[0] == '-' && !starts(l, "--- ") && !equals(l, "-- ") &&
-		      !equals(l, "---") && !equals(l, "--"))))
-		return fail(c, "line %zu: hunk %d of %s has more lines than its @@ header says",
-			    c->lineno, d->f->hunks, d->f->new_path);
+	if (l->n &&
+	    (l->s[0] == '+' || l->s[0] == ' ' ||
+	     (l->s[0] == '-' && !starts(l, "--- ") && !equals(l, "-- ") &&
+	      !equals(l, "---") && !equals(l, "--"))))
+		return fail(
+			c,
+			"line %zu: hunk %d of %s has more lines than its @@ header says",
+			c->lineno, d->f->hunks, d->f->new_path);
 	return 1;
 }
 
@@ -581,8 +601,11 @@ static int parse_diff(struct pctx *c, struct dctx *d, const char *buf,
 			break;
 		case D_GITHDR:
 			if (is_binary(&l))
-				return fail(c, "line %zu: binary patch for %s is not accepted",
-					    c->lineno, d->f->new_path ? d->f->new_path : "?");
+				return fail(
+					c,
+					"line %zu: binary patch for %s is not accepted",
+					c->lineno,
+					d->f->new_path ? d->f->new_path : "?");
 			r = githdr_line(c, d, buf, len, &pos, &l);
 			break;
 		case D_FILE:
@@ -597,15 +620,19 @@ static int parse_diff(struct pctx *c, struct dctx *d, const char *buf,
 			if (d->f && file_done(c, d))
 				return -1;
 			if (starts(&l, "@@ -"))
-				return fail(c, "line %zu: hunk outside of a file diff",
-					    c->lineno);
+				return fail(
+					c,
+					"line %zu: hunk outside of a file diff",
+					c->lineno);
 			if (text_line(c, d, buf, len, &pos, &l))
 				return -1;
 		}
 	}
 	if (d->st == D_HUNK)
-		return fail(c, "hunk %d of %s is truncated at the end of the input (%ld old and %ld new lines missing)",
-			    d->f->hunks, d->f->new_path, d->old_left, d->new_left);
+		return fail(
+			c,
+			"hunk %d of %s is truncated at the end of the input (%ld old and %ld new lines missing)",
+			d->f->hunks, d->f->new_path, d->old_left, d->new_left);
 	if (d->st == D_FILE && !d->f->hunks)
 		return fail(c, "no hunk for %s at the end of the input",
 			    d->f->new_path);

@@ -38,11 +38,21 @@ char *patch_path_unquote(const char *s, size_t n, size_t *used)
 		if (++i >= n)
 			break;
 		switch (s[i]) {
-		case 'n': out[o++] = '\n'; i++; continue;
-		case 't': out[o++] = '\t'; i++; continue;
-		case '"': case '\\': out[o++] = s[i++]; continue;
+		case 'n':
+			out[o++] = '\n';
+			i++;
+			continue;
+		case 't':
+			out[o++] = '\t';
+			i++;
+			continue;
+		case '"':
+		case '\\':
+			out[o++] = s[i++];
+			continue;
 		}
-		for (v = 0, k = 0; k < 3 && i < n && s[i] >= '0' && s[i] <= '7'; k++)
+		for (v = 0, k = 0; k < 3 && i < n && s[i] >= '0' && s[i] <= '7';
+		     k++)
 			v = v * 8 + (s[i++] - '0');
 		if (k != 3 || v == 0 || v > 255)
 			goto bad;

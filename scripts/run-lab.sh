@@ -139,7 +139,10 @@ trap on_signal INT TERM
 mkdir -p "$lab/runner"
 build/perflabd --listen "$listen" --db "$db" --web web/ >>"$lab/perflabd.log" 2>&1 &
 daemon_pid=$!
-wait_healthy || die "perflabd did not come up on $listen (log: $lab/perflabd.log)"
+if ! wait_healthy; then
+	tail -n 5 "$lab/perflabd.log" >&2
+	die "perflabd did not come up on $listen (log: $lab/perflabd.log)"
+fi
 say "perflabd $daemon_pid listening on $url (log: $lab/perflabd.log)"
 # Keys from another database (e.g. perflab.db was replaced) are useless.
 if ! build/perflab --server "$url" --key "$admin_key" hosts >/dev/null 2>&1; then

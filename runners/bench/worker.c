@@ -39,7 +39,7 @@ struct ring_state {
 	unsigned int *free_idx;	/* stack of free buffer indices */
 	unsigned int nfree;
 	int enter_fd;
-	unsigned int enter_flags;
+	unsigned int enter_flags;	/* REGISTERED_RING or 0 */
 	int file;		/* fd or registered index in SQEs */
 	unsigned char sqe_flags;
 };
@@ -171,7 +171,7 @@ static int ring_register(struct worker *w, struct ring_state *rs)
 				     o->depth, strerror(-ret));
 	}
 	rs->enter_fd = rs->ring.ring_fd;
-	rs->enter_flags = IORING_ENTER_GETEVENTS;
+	rs->enter_flags = 0;
 	if (io_uring_register_ring_fd(&rs->ring) == 1) {
 		rs->enter_fd = rs->ring.enter_ring_fd;
 		rs->enter_flags |= IORING_ENTER_REGISTERED_RING;
@@ -210,11 +210,19 @@ static void ring_fini(struct ring_state *rs)
 	free(rs->bufs);
 }
 
+/*
+ * Like t/io_uring: GETEVENTS (reap, and poll with IOPOLL) only when waiting
+ * for completions, so the queue fills to the depth before the first wait.
+ */
 static inline int enter(struct ring_state *rs, unsigned int submit,
 			unsigned int wait)
 {
-	return syscall(__NR_io_uring_enter, rs->enter_fd, submit, wait,
-		       rs->enter_flags, NULL, 0);
+	unsigned int flags = rs->enter_flags;
+
+	if (wait)
+		flags |= IORING_ENTER_GETEVENTS;
+	return syscall(__NR_io_uring_enter, rs->enter_fd, submit, wait, flags,
+		       NULL, 0);
 }
 
 /* Writes @n read SQEs at the SQ tail and publishes them. */

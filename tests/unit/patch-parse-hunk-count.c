@@ -16,17 +16,17 @@
 
 static int fails;
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: check failed: %s\n",       \
-				__FILE__, __LINE__, #cond);                \
-			fails++;                                           \
-		}                                                          \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			fails++;                                               \
+		}                                                              \
 	} while (0)
 
-
-static int parse(const char *in, char *err, size_t errlen, struct patch_series *s)
+static int parse(const char *in, char *err, size_t errlen,
+		 struct patch_series *s)
 {
 	return patch_parse(in, strlen(in), s, err, errlen);
 }
@@ -59,8 +59,9 @@ int main(void)
 	want_fail("--- a/x\n+++ b/x\n@@ -1,4 +1,4 @@\n a\n-b\n+c\n d\n"
 		  "diff --git a/y b/y\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n",
 		  "truncated or malformed");
-	want_fail("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n",
-		  "truncated");
+	want_fail(
+		"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n",
+		"truncated");
 
 	if (parse("From: A <a@b>\nSubject: s\n\n---\n"
 		  "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n\n-b\n+c\n"

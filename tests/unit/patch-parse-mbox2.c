@@ -17,13 +17,13 @@
 
 static int fails;
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: check failed: %s\n",       \
-				__FILE__, __LINE__, #cond);                \
-			fails++;                                           \
-		}                                                          \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			fails++;                                               \
+		}                                                              \
 	} while (0)
 
 static char *slurp(const char *path, size_t *len)
@@ -105,12 +105,16 @@ int main(void)
 	CHECK(!strcmp(s.patches[0].subject,
 		      "io_uring: add new.c, remove obsolete.txt"));
 	CHECK(!strcmp(s.patches[1].subject, "io_uring: rename rw.c"));
-	CHECK(!strcmp(s.patches[0].message_id,
-		      "<88ab335157ead4b0a2dbb8eb6a9fa6eab549c1ce.1795985254.git.john@example.org>"));
-	CHECK(!strcmp(s.patches[1].message_id,
-		      "<facd60a0327c02a2861afef0a3283a754d16edb7.1795985254.git.john@example.org>"));
-	CHECK(!strncmp(s.patches[0].raw, "From 88ab335157ead4b0a2dbb8eb6a9fa6eab549c1ce ", 46));
-	CHECK(!strncmp(s.patches[1].raw, "From facd60a0327c02a2861afef0a3283a754d16edb7 ", 46));
+	CHECK(!strcmp(
+		s.patches[0].message_id,
+		"<88ab335157ead4b0a2dbb8eb6a9fa6eab549c1ce.1795985254.git.john@example.org>"));
+	CHECK(!strcmp(
+		s.patches[1].message_id,
+		"<facd60a0327c02a2861afef0a3283a754d16edb7.1795985254.git.john@example.org>"));
+	CHECK(!strncmp(s.patches[0].raw,
+		       "From 88ab335157ead4b0a2dbb8eb6a9fa6eab549c1ce ", 46));
+	CHECK(!strncmp(s.patches[1].raw,
+		       "From facd60a0327c02a2861afef0a3283a754d16edb7 ", 46));
 	CHECK(s.patches[0].raw + s.patches[0].raw_len != NULL);
 	CHECK(s.patches[0].nfiles == 3 && s.patches[1].nfiles == 3);
 	CHECK(strcmp(s.patches[0].sha256, s.patches[1].sha256) != 0);

@@ -17,15 +17,14 @@
 
 static int fails __attribute__((unused));
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: check failed: %s\n",       \
-				__FILE__, __LINE__, #cond);                \
-			fails++;                                           \
-		}                                                          \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			fails++;                                               \
+		}                                                              \
 	} while (0)
-
 
 #define DIFF "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
 #define MAIL "From: A <a@b>\nSubject: [PATCH] s\n\n"
@@ -39,25 +38,36 @@ static const struct tcase cases[] = {
 	{ "text", "hello world\nthis is not a patch\n", "not a patch" },
 	{ "mail without diff", MAIL "just a message\n---\nno diff\n",
 	  "not a patch" },
-	{ "git binary", MAIL "diff --git a/x.bin b/x.bin\nindex 1..2 100644\n"
-	  "GIT binary patch\nliteral 3\nKcmZ?d00001\n\n", "binary" },
+	{ "git binary",
+	  MAIL "diff --git a/x.bin b/x.bin\nindex 1..2 100644\n"
+	       "GIT binary patch\nliteral 3\nKcmZ?d00001\n\n",
+	  "binary" },
 	{ "binary differ", "Binary files a/x.bin and b/x.bin differ\n",
 	  "binary" },
 	{ "absolute", "--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n",
 	  "absolute path" },
-	{ "dotdot", "diff --git a/../x b/../x\n--- a/../x\n+++ b/../x\n"
-	  "@@ -1 +1 @@\n-a\n+b\n", "'..'" },
-	{ "dotdot deep", "--- a/ok/../../x\n+++ b/ok/../../x\n@@ -1 +1 @@\n-a\n+b\n",
+	{ "dotdot",
+	  "diff --git a/../x b/../x\n--- a/../x\n+++ b/../x\n"
+	  "@@ -1 +1 @@\n-a\n+b\n",
 	  "'..'" },
-	{ "dotdot rename", "diff --git a/x b/y\nsimilarity index 100%\n"
-	  "rename from x\nrename to ../../etc/y\n", "'..'" },
+	{ "dotdot deep",
+	  "--- a/ok/../../x\n+++ b/ok/../../x\n@@ -1 +1 @@\n-a\n+b\n", "'..'" },
+	{ "dotdot rename",
+	  "diff --git a/x b/y\nsimilarity index 100%\n"
+	  "rename from x\nrename to ../../etc/y\n",
+	  "'..'" },
 	{ "truncated", "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n",
 	  "truncated" },
-	{ "truncated mid", "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n"
-	  "diff --git a/y b/y\n", "truncated or malformed" },
-	{ "bad hunk header", "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n c\n"
-	  "@@ -x +1 @@\n", "malformed hunk header" },
-	{ "empty hunk", "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -0,0 +0,0 @@\n",
+	{ "truncated mid",
+	  "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n"
+	  "diff --git a/y b/y\n",
+	  "truncated or malformed" },
+	{ "bad hunk header",
+	  "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n c\n"
+	  "@@ -x +1 @@\n",
+	  "malformed hunk header" },
+	{ "empty hunk",
+	  "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -0,0 +0,0 @@\n",
 	  "empty hunk" },
 	{ "no hunk", "diff --git a/x b/x\n--- a/x\n+++ b/x\n", "no hunk" },
 	{ "hunk without header", "diff --git a/x b/x\n@@ -1 +1 @@\n-a\n+b\n",
@@ -69,20 +79,29 @@ static const struct tcase cases[] = {
 	  "UTF-8" },
 	{ "utf8 decoded", "From: =?utf-8?q?=FF?= <a@b>\nSubject: s\n\n" DIFF,
 	  "UTF-8" },
-	{ "quoted-printable", "From: A <a@b>\nSubject: s\n"
+	{ "quoted-printable",
+	  "From: A <a@b>\nSubject: s\n"
 	  "Content-Transfer-Encoding: quoted-printable\n\n" DIFF,
 	  "quoted-printable-encoded" },
-	{ "base64", "From: A <a@b>\nSubject: s\nContent-Transfer-Encoding: base64\n\n"
-	  "LS0tIGEveAo=\n", "base64-encoded" },
-	{ "multipart", "From: A <a@b>\nSubject: s\nContent-Type: multipart/mixed;\n"
-	  " boundary=xyz\n\n--xyz\n\n" DIFF, "multipart" },
+	{ "base64",
+	  "From: A <a@b>\nSubject: s\nContent-Transfer-Encoding: base64\n\n"
+	  "LS0tIGEveAo=\n",
+	  "base64-encoded" },
+	{ "multipart",
+	  "From: A <a@b>\nSubject: s\nContent-Type: multipart/mixed;\n"
+	  " boundary=xyz\n\n--xyz\n\n" DIFF,
+	  "multipart" },
 	{ "dev null both", "--- /dev/null\n+++ /dev/null\n@@ -0,0 +1 @@\n+a\n",
 	  "/dev/null to /dev/null" },
-	{ "control char path", "--- \"a/x\\ty\"\n+++ \"b/x\\ty\"\n@@ -1 +1 @@\n-a\n+b\n",
+	{ "control char path",
+	  "--- \"a/x\\ty\"\n+++ \"b/x\\ty\"\n@@ -1 +1 @@\n-a\n+b\n",
 	  "control character" },
-	{ "mbox second bad", "From 0123456789012345678901234567890123456789 Mon Sep 17 00:00:00 2001\n"
-	  MAIL DIFF "From 0123456789012345678901234567890123456789 Mon Sep 17 00:00:00 2001\n"
-	  MAIL "no diff here\n", "patch 2: not a patch" },
+	{ "mbox second bad",
+	  "From 0123456789012345678901234567890123456789 Mon Sep 17 00:00:00 2001\n" MAIL
+		  DIFF
+	  "From 0123456789012345678901234567890123456789 Mon Sep 17 00:00:00 2001\n" MAIL
+	  "no diff here\n",
+	  "patch 2: not a patch" },
 };
 
 static int expect(const char *name, const char *in, size_t len,
@@ -93,8 +112,8 @@ static int expect(const char *name, const char *in, size_t len,
 	int r = patch_parse(in, len, &s, err, sizeof(err));
 
 	if (r != -1 || s.n || s.patches || !strstr(err, reason)) {
-		printf("%s: r=%d n=%d err='%s', want '%s'\n", name, r, s.n,
-		       err, reason);
+		printf("%s: r=%d n=%d err='%s', want '%s'\n", name, r, s.n, err,
+		       reason);
 		patch_series_free(&s);
 		return 1;
 	}
@@ -146,8 +165,11 @@ int main(void)
 	if (big)
 		bad += expect("too many files", big, len, "too many files");
 	free(big);
-	big = repeat("", "From 0123456789012345678901234567890123456789 Mon Sep 17 00:00:00 2001\n"
-		     MAIL DIFF, PATCH_MAX_PATCHES + 2, &len);
+	big = repeat(
+		"",
+		"From 0123456789012345678901234567890123456789 Mon Sep 17 00:00:00 2001\n" MAIL
+			DIFF,
+		PATCH_MAX_PATCHES + 2, &len);
 	if (big)
 		bad += expect("too many patches", big, len, "too many patches");
 	free(big);

@@ -16,15 +16,14 @@
 
 static int fails;
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: check failed: %s\n",       \
-				__FILE__, __LINE__, #cond);                \
-			fails++;                                           \
-		}                                                          \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			fails++;                                               \
+		}                                                              \
 	} while (0)
-
 
 #define DIFF "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
 
@@ -42,7 +41,8 @@ static void check(const char *hdrs, const char *author, const char *subject)
 	if (strcmp(s.patches[0].author, author) ||
 	    strcmp(s.patches[0].subject, subject)) {
 		printf("got author '%s' subject '%s'\nwant author '%s' subject '%s'\n",
-		       s.patches[0].author, s.patches[0].subject, author, subject);
+		       s.patches[0].author, s.patches[0].subject, author,
+		       subject);
 		fails++;
 	}
 	patch_series_free(&s);
@@ -62,12 +62,15 @@ int main(void)
 	check("From: =?koi8-r?q?abc?= <a@b>\nSubject: =?UTF-8?q?caf=C3=A9?=\n",
 	      "=?koi8-r?q?abc?= <a@b>", "caf\xc3\xa9");
 	check("From: Plain Name <p@n>\nSubject: [PATCH 01/10] a long\n"
-	      "  subject\n\tfolded\n", "Plain Name <p@n>", "a long subject folded");
+	      "  subject\n\tfolded\n",
+	      "Plain Name <p@n>", "a long subject folded");
 	check("From: =?utf-8?q?broken <a@b>\nSubject: s\n",
 	      "=?utf-8?q?broken <a@b>", "s");
 	check("From: Sender <s@x>\nSubject: [PATCH] t\n\n"
 	      "From: =?utf-8?q?R=C3=A9al?= Author <r@a>\n",
-	      "R\xc3\xa9" "al Author <r@a>", "t");
+	      "R\xc3\xa9"
+	      "al Author <r@a>",
+	      "t");
 	if (fails)
 		printf("%d checks failed\n", fails);
 	return fails ? 1 : 0;

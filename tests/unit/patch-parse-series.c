@@ -34,17 +34,17 @@ static char *slurp(const char *path, size_t *len)
 
 static int fails;
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: check failed: %s\n",       \
-				__FILE__, __LINE__, #cond);                \
-			fails++;                                           \
-		}                                                          \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			fails++;                                               \
+		}                                                              \
 	} while (0)
 
-static void check_file(const struct patch_file *f, const char *o,
-		       const char *n, int hunks, int added, int removed)
+static void check_file(const struct patch_file *f, const char *o, const char *n,
+		       int hunks, int added, int removed)
 {
 	CHECK(!strcmp(f->old_path, o));
 	CHECK(!strcmp(f->new_path, n));
@@ -83,8 +83,9 @@ int main(void)
 	CHECK(s.n == 3);
 	if (s.n != 3)
 		return 1;
-	CHECK(!strcmp(s.patches[0].subject,
-		      "blk-mq: change two places in a file so that the subject line is long enough to be folded by git format-patch"));
+	CHECK(!strcmp(
+		s.patches[0].subject,
+		"blk-mq: change two places in a file so that the subject line is long enough to be folded by git format-patch"));
 	CHECK(!strcmp(s.patches[1].subject,
 		      "io_uring: add new.c, remove obsolete.txt"));
 	CHECK(!strcmp(s.patches[2].subject, "io_uring: rename rw.c"));
@@ -100,8 +101,8 @@ int main(void)
 	if (s.patches[1].nfiles == 3) {
 		check_file(&s.patches[1].files[0], "/dev/null",
 			   "io_uring/new.c", 1, 1, 0);
-		check_file(&s.patches[1].files[1], "nonl.txt", "nonl.txt", 1,
-			   1, 1);
+		check_file(&s.patches[1].files[1], "nonl.txt", "nonl.txt", 1, 1,
+			   1);
 		check_file(&s.patches[1].files[2], "obsolete.txt", "/dev/null",
 			   1, 0, 1);
 	}
@@ -111,8 +112,8 @@ int main(void)
 			   "docs-moved.txt", 0, 0, 0);
 		check_file(&s.patches[2].files[1], "io_uring/rw.c",
 			   "io_uring/rw2.c", 1, 1, 0);
-		check_file(&s.patches[2].files[2], "script.sh", "script.sh",
-			   0, 0, 0);
+		check_file(&s.patches[2].files[2], "script.sh", "script.sh", 0,
+			   0, 0);
 	}
 	for (i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), FX "series-%04d.patch", i + 1);

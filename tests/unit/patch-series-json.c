@@ -15,12 +15,12 @@
 
 static int fails;
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			printf("%s: check failed: %s\n", name, #cond);     \
-			fails++;                                           \
-		}                                                          \
+#define CHECK(cond)                                                    \
+	do {                                                           \
+		if (!(cond)) {                                         \
+			printf("%s: check failed: %s\n", name, #cond); \
+			fails++;                                       \
+		}                                                      \
 	} while (0)
 
 static char *slurp(const char *path, size_t *len)
@@ -74,9 +74,10 @@ static json_t *load(const char *name)
 static json_t *check_common(const char *name, json_t *j, int runs)
 {
 	static const char *const bench_keys[] = {
-		"depth", "submit_batch", "complete_batch", "bs", "polled",
-		"fixedbufs", "regfiles", "random", "threads", "runtime",
-		"warmup", "profile", "ios", "target"
+		"depth",   "submit_batch", "complete_batch", "bs",
+		"polled",  "fixedbufs",	   "regfiles",	     "random",
+		"threads", "runtime",	   "warmup",	     "profile",
+		"ios",	   "target"
 	};
 	json_t *bench = json_object_get(j, "bench");
 	json_t *vars = json_object_get(j, "variants"), *v, *p;
@@ -95,7 +96,8 @@ static json_t *check_common(const char *name, json_t *j, int runs)
 	CHECK(json_integer_value(json_object_get(bench, "bs")) == 512);
 	CHECK(json_is_true(json_object_get(bench, "polled")));
 	CHECK(json_is_array(vars) && json_array_size(vars) >= 2);
-	json_array_foreach(vars, i, v) {
+	json_array_foreach(vars, i, v)
+	{
 		const char *vn = json_string_value(json_object_get(v, "name"));
 
 		CHECK(vn && *vn);
@@ -103,12 +105,17 @@ static json_t *check_common(const char *name, json_t *j, int runs)
 		CHECK(json_is_string(json_object_get(v, "setup")));
 		CHECK(json_is_array(json_object_get(v, "patches")));
 		for (k = 0; vn && k < i; k++)
-			CHECK(strcmp(vn, json_string_value(json_object_get(
-					 json_array_get(vars, k), "name")) ?: ""));
-		json_array_foreach(json_object_get(v, "patches"), m, p) {
+			CHECK(strcmp(
+				vn,
+				json_string_value(json_object_get(json_array_get(vars, k), "name")) ?:
+					""));
+		json_array_foreach(json_object_get(v, "patches"), m, p)
+		{
 			CHECK(json_is_string(p) &&
-			      !strncmp(json_string_value(p), "kernel-patches/", 15));
-			CHECK(json_is_string(p) && patch_ok(json_string_value(p)));
+			      !strncmp(json_string_value(p), "kernel-patches/",
+				       15));
+			CHECK(json_is_string(p) &&
+			      patch_ok(json_string_value(p)));
 		}
 	}
 	return vars;
@@ -129,10 +136,12 @@ static void check_seed(void)
 	}
 	vars = check_common(name, j, 10);
 	CHECK(json_array_size(vars) == 4);
-	json_array_foreach(vars, i, v) {
+	json_array_foreach(vars, i, v)
+	{
 		if (i >= 4)
 			break;
-		CHECK(!strcmp(json_string_value(json_object_get(v, "name")) ?: "",
+		CHECK(!strcmp(json_string_value(json_object_get(v, "name")) ?:
+									      "",
 			      names[i]));
 		CHECK(json_array_size(json_object_get(v, "patches")) ==
 		      npatches[i]);
@@ -154,14 +163,16 @@ static void check_ladder(void)
 	}
 	vars = check_common(name, j, 5);
 	CHECK(json_array_size(vars) == 8);
-	json_array_foreach(vars, i, v) {
+	json_array_foreach(vars, i, v)
+	{
 		json_t *p = json_object_get(v, "patches");
 
 		if (i >= 8)
 			break;
 		snprintf(want, sizeof(want), "perflab_canary=%d", steps[i]);
-		CHECK(!strcmp(json_string_value(json_object_get(v, "cmdline")) ?: "",
-			      want));
+		CHECK(!strcmp(
+			json_string_value(json_object_get(v, "cmdline")) ?: "",
+			want));
 		CHECK(json_array_size(p) == 1);
 		if (!p0)
 			p0 = p;

@@ -30,6 +30,9 @@ L.run(async (onCleanup) => {
 	if (!/patched failed: patch_apply/.test(t) || !/does not apply/.test(t) || !t.includes('<stale context>')) throw new Error('failure not shown with the tool output: ' + t);
 	const jobs = await page.textContent('#jobs-table');
 	if (!/failed/.test(jobs)) throw new Error('the failed job is not listed');
+	await page.click('#jobs-table button.failure-log');
+	const fl = await (await page.waitForSelector('#failure-log', { timeout: 10000 })).textContent();
+	if (!fl.includes('patch does not apply <stale context>')) throw new Error('job failure log: ' + fl);
 	if (page.errors.length) throw new Error(page.errors.join('; '));
 	console.log('ok ' + await L.shot(page, 'experiment-failed-variant'));
 });

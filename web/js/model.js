@@ -104,6 +104,7 @@ export function normJob(j) {
 		message: str(j.message),
 		failureReason: str(j.failure_reason, j.reason),
 		failureLog: str(j.failure_log, j.log),
+		failureLogBytes: num(j.failure_log_bytes),
 		runId: num(j.run_id),
 		host: str(j.host, nameOf(j.host)),
 	};

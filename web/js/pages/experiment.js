@@ -347,7 +347,7 @@ function jobsBlock(e) {
 		for (const j of jobs) {
 			const v = e.variants.find((x) => x.id === j.variantId || x.name === j.variant);
 			const run = j.runId !== null ? (runById.get(j.runId) || {}).r : v && v.runs.find((r) => r.jobId === j.id);
-			rows.push({ exp: e.id, variant: v ? v.name : j.variant, index: j.runIndex, seq: j.seq, state: j.state, attempt: j.attempt, phase: j.phase, message: j.message, failure: j.failureReason, failureLog: j.failureLog, runId: run ? run.id : j.runId, run });
+			rows.push({ exp: e.id, variant: v ? v.name : j.variant, index: j.runIndex, seq: j.seq, state: j.state, attempt: j.attempt, phase: j.phase, message: j.message, failure: j.failureReason, failureLog: j.failureLog, failureLogBytes: j.failureLogBytes, jobId: j.id, runId: run ? run.id : j.runId, run });
 		}
 	}
 	if (!rows.length) return h('div', { class: 'empty' }, 'No jobs yet.');
@@ -372,7 +372,7 @@ function jobsBlock(e) {
 					class: 'link log-link', type: 'button', style: { marginRight: '8px' },
 					onclick: () => showLog(logBox, r.runId, k, r),
 				}, k)) : null,
-				r.failureLog ? h('button', { class: 'link', type: 'button', onclick: () => { clear(logBox).append(h('h3', null, 'Failure log, ' + r.variant + ' run ' + r.index), h('pre', { class: 'log' }, r.failureLog)); } }, 'failure log') : null)))));
+				r.failureLog ? h('button', { class: 'link failure-log', type: 'button', onclick: () => showFailure(logBox, r) }, 'failure log') : null)))));
 	return h('div', null, tbl, logBox);
 }
 
@@ -390,6 +390,22 @@ function benchLog(r) {
 	}
 	lines.push('mean ' + fmt.iopsFull(r.mean) + ' over ' + (r.samples.length - r.warmup) + ' s after ' + r.warmup + ' s warm-up; ' + fmt.ns(r.ns));
 	return lines.join('\n');
+}
+
+// The experiment JSON holds the last 64 KiB of a failure log; the whole
+// log comes from /api/v1/jobs/{id}/log.
+async function showFailure(box, r) {
+	const title = 'Failure log, ' + r.variant + ' run ' + r.index;
+	let text = r.failureLog;
+	let note = null;
+	if (r.failureLogBytes !== null && r.failureLogBytes > text.length && r.jobId !== null) {
+		try {
+			text = await api('/api/v1/jobs/' + r.jobId + '/log', { raw: true });
+		} catch (err) {
+			note = 'Only the last ' + fmt.count(r.failureLog.length, 'bytes') + ' of ' + fmt.count(r.failureLogBytes, 'bytes') + ' are shown (' + err.message + ').';
+		}
+	}
+	clear(box).append(h('h3', null, title + ' (' + fmt.count(text.length, 'bytes') + ')'), note ? h('p', { class: 'muted' }, note) : null, h('pre', { class: 'log', id: 'failure-log' }, text));
 }
 
 let openLog = null;	// the log on view survives live redraws
