@@ -49,8 +49,13 @@ post() { curl -sf -H "Authorization: Bearer $2" -H 'Content-Type: application/js
 # Each host its own label and 2 experiments of 2 variants x 20 runs (80
 # jobs: more than it can run in the time), so claims never run dry.
 while read -r name key; do
-	post /api/v1/hosts/register "$key" "{\"name\":\"$name\",\"backend\":\"qemu-icount\",\"labels\":[\"$name\"]}" >/dev/null ||
-		die "register $name"
+	# Twice: binding the key drops its cached verification, and the
+	# second call caches it again, so the run measures steady state,
+	# not 50 PBKDF2 verifications (see the note in the report).
+	for _ in 1 2; do
+		post /api/v1/hosts/register "$key" "{\"name\":\"$name\",\"backend\":\"qemu-icount\",\"labels\":[\"$name\"]}" >/dev/null ||
+			die "register $name"
+	done
 	for e in 1 2; do
 		post /api/v1/experiments "$SUB" "{\"title\":\"load $name $e\",\"label\":\"$name\",\"runs\":20,\"max_runs\":20,\"variants\":[{\"name\":\"A\"},{\"name\":\"B\"}]}" >/dev/null ||
 			die "experiment for $name"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/client.h"
+#include "cli/calibrate.h"
 #include "cli/commands.h"
 #include "cli/config.h"
 #include "cli/util.h"
@@ -33,6 +34,8 @@ static void usage(FILE *f)
 	for (i = 0; i < cli_commands_count; i++)
 		fprintf(f, "  %-10s %s\n      %s\n", cli_commands[i].name,
 			cli_commands[i].usage, cli_commands[i].help);
+	fprintf(f, "  %-10s %s\n      %s\n", cli_calibrate.name,
+		cli_calibrate.usage, cli_calibrate.help);
 	fprintf(f,
 		"\nserver and key, highest precedence first: --server/--key,\n"
 		"PERFLAB_URL/PERFLAB_KEY, the config file ($PERFLAB_CONFIG or\n"
@@ -134,6 +137,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "config"))
 		return show_config(&cfg);
 	cmd = find_command(argv[1]);
+	if (!cmd && !strcmp(argv[1], cli_calibrate.name))
+		cmd = &cli_calibrate;
 	if (!cmd)
 		return cli_usage_error("unknown command '%s'", argv[1]);
 	if (http_client_global_init()) {

@@ -397,35 +397,54 @@ static int is_aa(const struct actx *a)
 	return a->nv >= 2;
 }
 
-static int calibrate_aa(sqlite3 *db, const struct actx *a)
+/* The metric every variant reports: ns/IO, else IOPS. */
+static enum verdict_metric calib_metric(const struct actx *a)
 {
-	struct verdict_opts o;
-	enum verdict_metric m = VERDICT_NS_PER_IO;
-	double ss = 0, noise;
-	size_t df = 0, nmin = SIZE_MAX;
-	sqlite3_stmt *st;
-	int ret = -1;
-
 	for (size_t i = 0; i < a->nv; i++)
 		if (verdict_pick_metric(a->v[i].runs, a->v[i].n, a->v[i].runs,
 					a->v[i].n) == VERDICT_IOPS)
-			m = VERDICT_IOPS;
+			return VERDICT_IOPS;
+	return VERDICT_NS_PER_IO;
+}
+
+/*
+ * Pooled run-to-run sd (% of each variant's mean) over the variants: each
+ * variant's runs are replicates of one kernel and command line. Returns
+ * the degrees of freedom (0: too few runs); @nmin gets the smallest
+ * per-variant run count.
+ */
+static size_t pooled_noise(const struct actx *a, enum verdict_metric m,
+			   double *noise, size_t *nmin)
+{
+	double ss = 0;
+	size_t df = 0;
+
+	*nmin = SIZE_MAX;
 	for (size_t i = 0; i < a->nv; i++) {
 		double *x = malloc((a->v[i].n + 1) * sizeof(*x)), sd, mean;
-		size_t k = verdict_run_values(a->v[i].runs, a->v[i].n, m, x);
+		size_t k = x ? verdict_run_values(a->v[i].runs, a->v[i].n, m, x) : 0;
 
 		if (k >= 2) {
 			mean = stats_mean(x, k);
 			sd = 100 * stats_stddev(x, k) / mean;
 			ss += sd * sd * (k - 1);
 			df += k - 1;
-			nmin = k < nmin ? k : nmin;
+			*nmin = k < *nmin ? k : *nmin;
 		}
 		free(x);
 	}
-	if (!df || !a->host_id)
-		return 0;	/* too few runs to say anything */
-	noise = sqrt(ss / df);
+	*noise = df ? sqrt(ss / df) : 0;
+	return df;
+}
+
+/* A host_calibration row: what later verdicts on this host use. */
+static int store_host_noise(sqlite3 *db, const struct actx *a,
+			    enum verdict_metric m, size_t nruns, double noise)
+{
+	struct verdict_opts o;
+	sqlite3_stmt *st;
+	int ret = -1;
+
 	verdict_opts_default(&o);
 	st = db_prepare(db,
 		"INSERT INTO host_calibration (host_id, backend, bench_key, metric,"
@@ -437,9 +456,9 @@ static int calibrate_aa(sqlite3 *db, const struct actx *a)
 	sqlite3_bind_text(st, 2, a->backend, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, a->bench, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, verdict_metric_str(m), -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, (int64_t)nmin);
+	sqlite3_bind_int64(st, 5, (int64_t)nruns);
 	sqlite3_bind_double(st, 6, noise);
-	sqlite3_bind_double(st, 7, verdict_mde(noise, nmin, nmin, &o));
+	sqlite3_bind_double(st, 7, verdict_mde(noise, nruns, nruns, &o));
 	sqlite3_bind_int64(st, 8, a->exp);
 	sqlite3_bind_int64(st, 9, (int64_t)time(NULL));
 	if (sqlite3_step(st) == SQLITE_DONE)
@@ -448,54 +467,140 @@ static int calibrate_aa(sqlite3 *db, const struct actx *a)
 	return ret;
 }
 
-/* Each run's delta % against the control median, fitted against N. */
+static int calibrate_aa(sqlite3 *db, const struct actx *a)
+{
+	enum verdict_metric m = calib_metric(a);
+	double noise;
+	size_t nmin;
+
+	if (!pooled_noise(a, m, &noise, &nmin) || !a->host_id)
+		return 0;	/* too few runs to say anything */
+	return store_host_noise(db, a, m, nmin, noise);
+}
+
+/* Median of the values at N = @n; NAN when there are none. */
+static double ladder_median_at(const double *n, const double *v, size_t np,
+			       double at, double *tmp, size_t *k)
+{
+	*k = 0;
+	for (size_t i = 0; i < np; i++)
+		if (n[i] == at && isfinite(v[i]))
+			tmp[(*k)++] = v[i];
+	return *k ? stats_median(tmp, *k) : NAN;
+}
+
+/* Pooled within-step sd of the values, % of each step's mean. */
+static void ladder_noise(const double *n, const double *v, size_t np,
+			 double *tmp, struct ladder_fit *f)
+{
+	double ss = 0;
+
+	f->runs = SIZE_MAX;
+	f->noise_df = 0;
+	for (size_t i = 0; i < np; i++) {
+		size_t k, j;
+
+		for (j = 0; j < i && n[j] != n[i]; j++)
+			;
+		if (j < i)
+			continue;	/* step seen already */
+		ladder_median_at(n, v, np, n[i], tmp, &k);
+		if (k < 2)
+			continue;
+		double sd = 100 * stats_stddev(tmp, k) / stats_mean(tmp, k);
+
+		ss += sd * sd * (k - 1);
+		f->noise_df += k - 1;
+		f->runs = k < f->runs ? k : f->runs;
+	}
+	f->noise_pct = f->noise_df ? sqrt(ss / f->noise_df) : NAN;
+	if (f->runs == SIZE_MAX)
+		f->runs = 0;
+}
+
+int ladder_fit(const double *n, const double *v, size_t np,
+	       const struct verdict_opts *o, struct ladder_fit *f)
+{
+	double *x = malloc((np + 1) * sizeof(*x));
+	double *y = malloc((np + 1) * sizeof(*y));
+	double *tmp = malloc((np + 1) * sizeof(*tmp));
+	struct stats_linfit lf;
+	size_t k, m = 0;
+	int ret = -1;
+
+	memset(f, 0, sizeof(*f));
+	f->mde_pct = f->mde_units = f->noise_pct = NAN;
+	if (!x || !y || !tmp)
+		goto out;
+	f->ctrl_median = ladder_median_at(n, v, np, 0, tmp, &k);
+	if (!(f->ctrl_median != 0) || !isfinite(f->ctrl_median))
+		goto out;	/* no N = 0 runs */
+	for (size_t i = 0; i < np; i++) {
+		if (!isfinite(v[i]) || !(n[i] >= 0))
+			continue;
+		x[m] = n[i];
+		y[m++] = 100 * (v[i] - f->ctrl_median) / f->ctrl_median;
+	}
+	if (stats_linfit(x, y, m, &lf))
+		goto out;	/* fewer than two distinct N */
+	f->npoints = m;
+	f->slope_pct = lf.slope;
+	f->intercept_pct = lf.intercept;
+	f->r2 = lf.r2;
+	f->slope_se = lf.slope_se;
+	f->cost_per_unit = lf.slope / 100 * f->ctrl_median;
+	ladder_noise(n, v, np, tmp, f);
+	if (f->noise_df) {
+		f->mde_pct = verdict_mde(f->noise_pct, f->runs, f->runs, o);
+		if (f->slope_pct != 0)
+			f->mde_units = f->mde_pct / fabs(f->slope_pct);
+	}
+	ret = 0;
+out:
+	free(x);
+	free(y);
+	free(tmp);
+	return ret;
+}
+
+/*
+ * Each run's delta % against the control median, fitted against N; the
+ * pooled within-step noise also becomes the host's calibration (every
+ * step is a set of replicates of one kernel and command line).
+ */
 static int calibrate_ladder(sqlite3 *db, const struct actx *a)
 {
-	const struct avar *c = &a->v[a->ctrl];
-	enum verdict_metric m = VERDICT_NS_PER_IO;
-	struct stats_linfit f;
+	enum verdict_metric m = calib_metric(a);
+	struct ladder_fit f;
 	struct verdict_opts o;
-	double *x = NULL, *y = NULL, *cv, cmed, noise = 0, mde;
-	size_t np = 0, total = 0, kc;
+	double *x, *y;
+	size_t np = 0, total = 0;
 	sqlite3_stmt *st = NULL;
 	json_t *pts = json_array();
 	char *ptxt = NULL;
-	int nruns = 0, ret = -1;
+	int ret = -1;
 
-	for (size_t i = 0; i < a->nv; i++) {
+	for (size_t i = 0; i < a->nv; i++)
 		total += a->v[i].n;
-		if (verdict_pick_metric(a->v[i].runs, a->v[i].n, a->v[i].runs,
-					a->v[i].n) == VERDICT_IOPS)
-			m = VERDICT_IOPS;
-	}
-	x = malloc((total + 1) * sizeof(*x));
-	y = malloc((total + 1) * sizeof(*y));
-	cv = malloc((c->n + 1) * sizeof(*cv));
-	if (!x || !y || !cv || !pts)
+	x = calloc(total + 1, sizeof(*x));
+	y = calloc(total + 1, sizeof(*y));
+	if (!x || !y || !pts)
 		goto out;
-	kc = verdict_run_values(c->runs, c->n, m, cv);
-	ret = 0;
-	if (kc < 2)
-		goto out;
-	cmed = stats_median(cv, kc);
 	for (size_t i = 0; i < a->nv; i++) {
-		double n = a->v[i].canary < 0 ? 0 : (double)a->v[i].canary;
 		size_t k = verdict_run_values(a->v[i].runs, a->v[i].n, m, y + np);
 
-		for (size_t j = 0; j < k; j++) {
-			x[np + j] = n;
-			y[np + j] = 100 * (y[np + j] - cmed) / cmed;
-			json_array_append_new(pts, json_pack("{s:f, s:f}", "n", n,
-							     "delta_pct", y[np + j]));
-		}
+		for (size_t j = 0; j < k; j++)
+			x[np + j] = a->v[i].canary < 0 ? 0 : (double)a->v[i].canary;
 		np += k;
 	}
-	if (stats_linfit(x, y, np, &f))
-		goto out;	/* all N equal: nothing to fit */
 	verdict_opts_default(&o);
-	if (!host_noise(db, a, m, &noise, &nruns))
-		noise = 100 * stats_stddev(cv, kc) / stats_mean(cv, kc);
-	mde = verdict_mde(noise, kc, kc, &o);
+	ret = 0;
+	if (ladder_fit(x, y, np, &o, &f))
+		goto out;	/* nothing to fit */
+	for (size_t i = 0; i < np; i++)
+		json_array_append_new(pts, json_pack("{s:f, s:f, s:f}", "n", x[i],
+			"value", y[i], "delta_pct", 100 * (y[i] - f.ctrl_median) /
+			f.ctrl_median));
 	ptxt = json_dumps(pts, JSON_COMPACT);
 	st = db_prepare(db,
 		"INSERT INTO ladder_fits (experiment_id, host_id, metric, slope_pct,"
@@ -508,23 +613,24 @@ static int calibrate_ladder(sqlite3 *db, const struct actx *a)
 	if (a->host_id)
 		sqlite3_bind_int64(st, 2, a->host_id);
 	sqlite3_bind_text(st, 3, verdict_metric_str(m), -1, SQLITE_STATIC);
-	sqlite3_bind_double(st, 4, f.slope);
-	sqlite3_bind_double(st, 5, f.intercept);
+	sqlite3_bind_double(st, 4, f.slope_pct);
+	sqlite3_bind_double(st, 5, f.intercept_pct);
 	sqlite3_bind_double(st, 6, f.r2);
 	if (isfinite(f.slope_se))
 		sqlite3_bind_double(st, 7, f.slope_se);
-	if (f.slope != 0 && isfinite(mde))
-		sqlite3_bind_double(st, 8, mde / fabs(f.slope));
+	if (isfinite(f.mde_units))
+		sqlite3_bind_double(st, 8, f.mde_units);
 	sqlite3_bind_text(st, 9, ptxt, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 10, (int64_t)time(NULL));
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	if (!ret && a->host_id && f.noise_df && f.noise_pct > 0)
+		ret = store_host_noise(db, a, m, f.runs, f.noise_pct);
 out:
 	sqlite3_finalize(st);
 	json_decref(pts);
 	free(ptxt);
 	free(x);
 	free(y);
-	free(cv);
 	return ret;
 }
 
@@ -542,11 +648,18 @@ static int is_ladder(const struct actx *a)
 	return distinct >= 2;
 }
 
+/*
+ * Calibration experiments; a ladder is unambiguous, so an explicit
+ * experiment shaped like one (kernel-patches/series/ladder.json through
+ * POST /api/v1/experiments) is fitted too.
+ */
 static int calibrate(sqlite3 *db, const struct actx *a)
 {
-	if (strcmp(a->kind, "calibration") || a->nv < 2)
+	int cal = !strcmp(a->kind, "calibration");
+
+	if (a->nv < 2 || (!cal && strcmp(a->kind, "explicit")))
 		return 0;
-	if (is_aa(a))
+	if (cal && is_aa(a))
 		return calibrate_aa(db, a);
 	if (is_ladder(a))
 		return calibrate_ladder(db, a);

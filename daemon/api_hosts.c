@@ -232,9 +232,14 @@ int api_hosts_list(struct http_req *req, struct http_resp *resp)
 		" j.phase AS \"current_job.phase\", j.lease_expires AS \"current_job.lease_expires\","
 		" (SELECT json_group_array(json_object('backend', c.backend, 'bench', c.bench_key,"
 		"  'metric', c.metric, 'runs', c.runs, 'noise_pct', c.noise_pct, 'mde_pct', c.mde_pct,"
-		"  'computed_at', c.computed_at)) FROM host_calibration c WHERE c.host_id = h.id"
+		"  'computed_at', c.computed_at, 'experiment_id', c.experiment_id))"
+		"  FROM host_calibration c WHERE c.host_id = h.id"
 		"  AND c.id IN (SELECT max(id) FROM host_calibration WHERE host_id = h.id"
-		"  GROUP BY backend, bench_key, metric)) AS calibration_json"
+		"  GROUP BY backend, bench_key, metric)) AS calibration_json,"
+		" (SELECT json_object('experiment_id', l.experiment_id, 'metric', l.metric,"
+		"  'slope_pct', l.slope_pct, 'r2', l.r2, 'mde_units', l.mde_units,"
+		"  'computed_at', l.computed_at) FROM ladder_fits l WHERE l.host_id = h.id"
+		"  ORDER BY l.id DESC LIMIT 1) AS ladder_json"
 		" FROM hosts h LEFT JOIN jobs j ON j.id = h.current_job_id"
 		" LEFT JOIN variants v ON v.id = j.variant_id ORDER BY h.name");
 	if (!st)

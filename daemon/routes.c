@@ -27,6 +27,7 @@
 #include "daemon/routes.h"
 #include "daemon/api.h"
 #include "daemon/api_alerts.h"
+#include "daemon/api_calibration.h"
 #include "daemon/api_compare.h"
 #include "daemon/api_series.h"
 #include "daemon/api_perfdiff.h"
@@ -61,6 +62,8 @@ const struct route perflab_routes[] = {
 
 	/* other modules: add one line per endpoint here */
 	{ "POST", "/api/v1/compare", AUTH_SUBMIT, api_compare_post, 16 << 20, 0 },
+	{ "POST", "/api/v1/calibrations", AUTH_SUBMIT, api_calibrations_post, 8 << 20, 0 },
+	{ "GET", "/api/v1/calibrations", AUTH_READ, api_calibrations_list, 0, 0 },
 	{ "GET", "/api/v1/baselines", AUTH_READ, api_baselines_list, 0, 0 },
 	{ "POST", "/api/v1/baselines", AUTH_ADMIN, api_baselines_post, 0, 0 },
 	{ "GET", "/api/v1/series", AUTH_READ, api_series_get, 0, 0 },

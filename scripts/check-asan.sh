@@ -22,7 +22,9 @@ n=0
 for t in "$B"/tests/unit/*; do
 	[ -x "$t" ] && [ -f "$t" ] || continue
 	n=$((n + 1))
-	if ! "$t" >"$logs/unit-$(basename "$t").out" 2>&1; then
+	# Full stacks for leaks (the suppressions match test sources).
+	if ! ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0" \
+		"$t" >"$logs/unit-$(basename "$t").out" 2>&1; then
 		echo "FAIL  $t"
 		tail -20 "$logs/unit-$(basename "$t").out"
 		fail=1

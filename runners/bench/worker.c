@@ -39,7 +39,7 @@ struct ring_state {
 	unsigned int *free_idx;	/* stack of free buffer indices */
 	unsigned int nfree;
 	int enter_fd;
-	unsigned int enter_flags;	/* REGISTERED_RING or 0 */
+	unsigned int enter_flags;	/* GETEVENTS [| REGISTERED_RING] */
 	int file;		/* fd or registered index in SQEs */
 	unsigned char sqe_flags;
 };
@@ -171,7 +171,7 @@ static int ring_register(struct worker *w, struct ring_state *rs)
 				     o->depth, strerror(-ret));
 	}
 	rs->enter_fd = rs->ring.ring_fd;
-	rs->enter_flags = 0;
+	rs->enter_flags = IORING_ENTER_GETEVENTS;
 	if (io_uring_register_ring_fd(&rs->ring) == 1) {
 		rs->enter_fd = rs->ring.enter_ring_fd;
 		rs->enter_flags |= IORING_ENTER_REGISTERED_RING;
@@ -211,18 +211,17 @@ static void ring_fini(struct ring_state *rs)
 }
 
 /*
- * Like t/io_uring: GETEVENTS (reap, and poll with IOPOLL) only when waiting
- * for completions, so the queue fills to the depth before the first wait.
+ * Every call submits and reaps: GETEVENTS always (with IOPOLL each call
+ * also polls once), waiting for @wait completions. Unlike t/io_uring, which
+ * sets GETEVENTS only when it waits: under qemu-icount on null_blk polled
+ * that shape measured 3x slower and varied from boot to boot, this one is
+ * repeatable to 0.002 % in ns/IO.
  */
 static inline int enter(struct ring_state *rs, unsigned int submit,
 			unsigned int wait)
 {
-	unsigned int flags = rs->enter_flags;
-
-	if (wait)
-		flags |= IORING_ENTER_GETEVENTS;
-	return syscall(__NR_io_uring_enter, rs->enter_fd, submit, wait, flags,
-		       NULL, 0);
+	return syscall(__NR_io_uring_enter, rs->enter_fd, submit, wait,
+		       rs->enter_flags, NULL, 0);
 }
 
 /* Writes @n read SQEs at the SQ tail and publishes them. */

@@ -402,7 +402,22 @@ static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
 	double start = rutil_now();
 	int ret;
 
-	snprintf(ccdir, sizeof(ccdir), "CCACHE_DIR=%s/ccache", r->kcache);
+	/* ccache must be writable by whoever compiles. */
+	if (as_user) {
+		snprintf(ccdir, sizeof(ccdir), "%s/ccache-%d", r->kcache,
+			 (int)r->uid);
+		if (rutil_mkdirs(ccdir, 0755) || chown(ccdir, r->uid, r->gid)) {
+			res->status = KBUILD_INTERNAL;
+			res->msg = rutil_strdupf("ccache dir %s: %s", ccdir,
+						 strerror(errno));
+			return -1;
+		}
+		memmove(ccdir + 11, ccdir, strlen(ccdir) + 1);
+		memcpy(ccdir, "CCACHE_DIR=", 11);
+	} else {
+		snprintf(ccdir, sizeof(ccdir), "CCACHE_DIR=%s/ccache",
+			 r->kcache);
+	}
 	snprintf(ccbase, sizeof(ccbase), "CCACHE_BASEDIR=%s", p->tree);
 	unlink(p->log);
 	if (make_worktree(r, p)) {

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Description: end to end on the qemu-icount tier: a real perflabd and a
-# real perflab-runner building the real base tree. A two-variant
-# experiment (base vs kernel-patches/0003 canary, 3 runs each) completes,
-# its samples and profiles land in SQLite and GET /api/v1/experiments/{id}
-# serves it with a comparison; an experiment whose patch does not apply
-# ends with a failed variant showing patch(1)'s message through the API.
+# real perflab-runner building the real base tree. The canary series
+# (kernel-patches/series/canary.json: base vs 0003 canary, 5 interleaved
+# runs each), submitted with `perflab run` as a user would, completes; its
+# samples and profiles land in SQLite, GET /api/v1/experiments/{id} serves
+# it, the canary reads as a regression (`perflab watch
+# --fail-on-regression` exits 1) and the perf diff's top rows are block /
+# io_uring symbols. An experiment whose patch does not apply ends with a
+# failed variant showing patch(1)'s message through the API.
 # Kernel images are cached in build/kcache (shared with other tests), so
 # only the first run on a machine pays the cold build (~4 min on 2 cores).
 . "$(dirname "$0")/../api/lib.sh"
@@ -16,8 +19,11 @@ for f in "$RUNNER" "$TOP/build/perflab-bench-static"; do
 done
 [ -f "$TOP/build/linux-source-6.1/Makefile" ] || skip "base tree missing (make deps)"
 [ -x /bin/busybox ] || skip "busybox-static is not installed"
-CANARY=$TOP/kernel-patches/0003-block-canary-spin-in-submit-path.patch
-[ -f "$CANARY" ] || skip "$CANARY missing"
+SERIES=$TOP/kernel-patches/series/canary.json
+[ -f "$SERIES" ] || skip "$SERIES missing"
+[ -x "$TOP/build/perflab" ] || skip "build/perflab is not built"
+perflab() { "$TOP/build/perflab" --server "$BASE" --key "$SUB" "$@"; }
+runs=$(jq .runs "$SERIES")
 
 RUNNER_PID=
 stop_all() {
@@ -52,12 +58,7 @@ body=$(api POST /api/v1/experiments "$SUB" "$(jq -n --rawfile p "$TMP/bad.patch"
 expect_status 201 "create the bad-patch experiment"
 bad=$(jq -r .id <<<"$body")
 
-body=$(api POST /api/v1/experiments "$SUB" "$(jq -n --rawfile p "$CANARY" \
-	--argjson b "$bench" '{title:"e2e canary",label:"qemu-icount",
-	backend:"qemu-icount",runs:3,max_runs:3,bench:$b,
-	variants:[{name:"base"},{name:"canary",patches:[$p]}]}')")
-expect_status 201 "create the canary experiment"
-id=$(jq -r .id <<<"$body")
+id=$(cd "$TOP" && perflab run -q "$SERIES") || fail "perflab run $SERIES failed"
 
 # wait_done ID SECONDS: final state in $state.
 wait_done() {
@@ -85,18 +86,24 @@ echo "canary experiment: $state after $(($(date +%s) - start))s"
 [ "$state" = done ] || fail "canary experiment ended '$state': $(tail -30 "$TMP/runner.log")"
 exp=$(api GET "/api/v1/experiments/$id" "$SUB")
 expect_status 200 "GET experiment"
-check "$(jq '.runs | length' <<<"$exp")" -eq 6 "six runs"
-check "$(jq '[.runs[] | select((.samples | length) >= 3)] | length' <<<"$exp")" -eq 6 "per-second samples in every run"
+check "$(jq '.runs | length' <<<"$exp")" -eq $((2 * runs)) "every planned run"
+check "$(jq '[.runs[] | select((.samples | length) >= 3)] | length' <<<"$exp")" -eq $((2 * runs)) "per-second samples in every run"
+verdict=$(jq -r '.comparison[] | select(.variant == "canary") | .verdict' <<<"$exp")
+check "$([ "$verdict" = regression ] && echo 1 || echo 0)" -eq 1 "canary verdict '$verdict' is regression"
+perflab watch "$id" --fail-on-regression --interval 1 >"$TMP/watch" 2>&1
+rc=$?
+cat "$TMP/watch"
+check "$rc" -eq 1 "perflab watch --fail-on-regression exit code"
 jq -e '.comparison' <<<"$exp" >/dev/null || fail "no comparison served"
 echo "$exp" | jq -c '.comparison' | head -c 2000; echo
 
-runs=$(sql "SELECT count(*) FROM runs WHERE experiment_id = $id")
-check "$runs" -eq 6 "six runs in SQLite"
+nruns=$(sql "SELECT count(*) FROM runs WHERE experiment_id = $id")
+check "$nruns" -eq $((2 * runs)) "runs in SQLite"
 nsamples=$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = $id")
-check "$nsamples" -ge 18 "samples in SQLite"
+check "$nsamples" -ge $((6 * runs)) "samples in SQLite"
 nprof=$(sql "SELECT count(*) FROM profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE r.experiment_id = $id")
 check "$nprof" -gt 0 "profile symbols in SQLite"
-echo "runs=$runs samples=$nsamples profile_symbols=$nprof"
+echo "runs=$nruns samples=$nsamples profile_symbols=$nprof"
 # perf-diff (issue 6): the top rows by |delta| are block/io_uring kernel
 # symbols (the canary spins in the submit path).
 pd=$(api GET "/api/v1/experiments/$id/perf-diff?variant=canary&limit=3&format=text" "$SUB")

@@ -25,7 +25,7 @@ expect_status 201 "create"
 
 start_runner() {
 	"$R" --server "$BASE" --key "$RUN" --backend local --name h1 \
-		--target "$WD/img" --workdir "$WD/w" --claim-wait 1 \
+		--target "$WD/img" --workdir "$WD/w" --claim-wait 1 --bench "$TOP/build/perflab-bench" \
 		>>"$TMP/runner.log" 2>&1 &
 	rpid=$!
 }

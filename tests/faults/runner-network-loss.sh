@@ -25,7 +25,7 @@ api POST /api/v1/experiments "$SUB" '{"runs":1,"max_runs":1,"backend":"local",
 expect_status 201 "create"
 
 "$R" --server "$BASE" --key "$RUN" --backend local --name h1 --target "$WD/img" \
-	--workdir "$WD/w" --claim-wait 1 >"$TMP/runner.log" 2>&1 &
+	--workdir "$WD/w" --claim-wait 1 --bench "$TOP/build/perflab-bench" >"$TMP/runner.log" 2>&1 &
 rpid=$!
 wait_for "[ \"\$(sql \"SELECT count(*) FROM jobs WHERE phase = 'run' AND state = 'running'\")\" = 1 ]" 30 "a job in phase run"
 id=$(sql "SELECT id FROM jobs WHERE phase = 'run' AND state = 'running'")

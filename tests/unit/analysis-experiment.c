@@ -19,18 +19,7 @@
 #include "daemon/analysis.h"
 #include "daemon/db.h"
 #include "daemon/stats.h"
-
-static int fails;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			fails++;                                           \
-		}                                                          \
-	} while (0)
+#include "unit/check.h"
 
 static struct stats_rng rng;
 static int lease_no;

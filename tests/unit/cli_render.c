@@ -10,17 +10,7 @@
 #include <string.h>
 
 #include "cli/render.h"
-
-static int fails;
-
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__,   \
-				__LINE__, #cond);                          \
-			fails++;                                           \
-		}                                                          \
-	} while (0)
+#include "unit/check.h"
 
 static char *render(void (*fn)(FILE *, json_t *), json_t *doc)
 {

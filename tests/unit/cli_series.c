@@ -12,17 +12,7 @@
 #include <unistd.h>
 
 #include "cli/series.h"
-
-static int fails;
-
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__,   \
-				__LINE__, #cond);                          \
-			fails++;                                           \
-		}                                                          \
-	} while (0)
+#include "unit/check.h"
 
 static void write_file(const char *path, const char *text)
 {

@@ -13,18 +13,7 @@
 #include "daemon/db.h"
 #include "daemon/jobs.h"
 #include "daemon/planner.h"
-
-static int fails;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			fails++;                                           \
-		}                                                          \
-	} while (0)
+#include "unit/check.h"
 
 static const char *job_state(sqlite3 *db, int64_t job, char *buf, size_t n)
 {

@@ -10,18 +10,7 @@
 
 #include "daemon/db.h"
 #include "daemon/planner.h"
-
-static int fails;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			fails++;                                           \
-		}                                                          \
-	} while (0)
+#include "unit/check.h"
 
 static void letters(int nv, int first, int rounds, char *out)
 {

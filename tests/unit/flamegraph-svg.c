@@ -12,16 +12,7 @@
 
 #include "daemon/flamegraph.h"
 
-static int fails;
-
-#define CHECK(c)                                                             \
-	do {                                                                 \
-		if (!(c)) {                                                  \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #c);                     \
-			fails++;                                             \
-		}                                                            \
-	} while (0)
+#include "unit/check.h"
 
 /* Balanced tags; entities only as &name; or &#..; 0 if well-formed. */
 static int well_formed(const char *s)

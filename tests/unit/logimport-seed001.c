@@ -13,30 +13,7 @@
 
 #include "daemon/api_compare.h"
 #include "daemon/logimport.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n + 1);
-	if (buf && fread(buf, 1, n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (buf) {
-		buf[n] = '\0';
-		*len = n;
-	}
-	return buf;
-}
+#include "unit/check.h"
 
 /* Mean of the IOPS= values, parsed here with sscanf (independently). */
 static double file_mean(const char *text, int *count)

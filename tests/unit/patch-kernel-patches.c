@@ -10,26 +10,9 @@
 #include <string.h>
 
 #include "daemon/patch_parse.h"
+#include "unit/check.h"
 
 #define DIR_PATH "kernel-patches"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
-	    fread(buf, 1, (size_t)n, f) == (size_t)n)
-		*len = (size_t)n;
-	else
-		free(buf), buf = NULL;
-	fclose(f);
-	return buf;
-}
 
 static int check_one(const char *path)
 {

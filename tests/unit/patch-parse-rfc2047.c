@@ -11,19 +11,9 @@
 #include <string.h>
 
 #include "daemon/patch_parse.h"
+#include "unit/check.h"
 
 #define FX "tests/fixtures/patches/"
-
-static int fails;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			fails++;                                               \
-		}                                                              \
-	} while (0)
 
 #define DIFF "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
 

@@ -11,37 +11,9 @@
 #include <string.h>
 
 #include "daemon/patch_parse.h"
+#include "unit/check.h"
 
 #define FX "tests/fixtures/patches/"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
-	    fread(buf, 1, (size_t)n, f) == (size_t)n)
-		*len = (size_t)n;
-	else
-		free(buf), buf = NULL;
-	fclose(f);
-	return buf;
-}
-
-static int fails;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			fails++;                                               \
-		}                                                              \
-	} while (0)
 
 static void check_file(const struct patch_file *f, const char *o, const char *n,
 		       int hunks, int added, int removed)

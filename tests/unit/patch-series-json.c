@@ -12,34 +12,7 @@
 #include <string.h>
 
 #include "daemon/patch_parse.h"
-
-static int fails;
-
-#define CHECK(cond)                                                    \
-	do {                                                           \
-		if (!(cond)) {                                         \
-			printf("%s: check failed: %s\n", name, #cond); \
-			fails++;                                       \
-		}                                                      \
-	} while (0)
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
-	    fread(buf, 1, (size_t)n, f) == (size_t)n)
-		*len = (size_t)n;
-	else
-		free(buf), buf = NULL;
-	fclose(f);
-	return buf;
-}
+#include "unit/check.h"
 
 static int patch_ok(const char *path)
 {
@@ -82,6 +55,8 @@ static json_t *check_common(const char *name, json_t *j, int runs)
 	json_t *bench = json_object_get(j, "bench");
 	json_t *vars = json_object_get(j, "variants"), *v, *p;
 	size_t i, k, m;
+
+	printf("checking %s\n", name);	/* failures below name this file */
 
 	CHECK(json_is_string(json_object_get(j, "title")));
 	CHECK(json_is_string(json_object_get(j, "label")));
@@ -197,7 +172,7 @@ int main(void)
 {
 	check_seed();
 	check_ladder();
-	check_simple("canary.json", 3);
+	check_simple("canary.json", 5);
 	check_simple("aa.json", 10);
 	if (fails)
 		printf("%d checks failed\n", fails);

@@ -12,6 +12,8 @@
 
 #include "daemon/perfdiff.h"
 
+#include "unit/check.h"
+
 #define K "[kernel.kallsyms]"
 
 /*
@@ -70,17 +72,6 @@ static const struct pd_side fx2_sides[] = {
 	{ "control", 3, fx2_base },
 	{ "tag", 3, fx2_new },
 };
-
-static int fails __attribute__((unused));
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #cond);                  \
-			fails++;                                             \
-		}                                                            \
-	} while (0)
 
 #define CHECK_NEAR(a, b)                                                     \
 	do {                                                                 \

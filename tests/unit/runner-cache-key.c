@@ -10,7 +10,7 @@
 
 #include "runners/runner/kbuild.h"
 #include "runners/runner/rutil.h"
-#include "runner-check.h"
+#include "unit/check.h"
 
 static void put(const char *path, const char *text)
 {

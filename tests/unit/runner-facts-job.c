@@ -12,7 +12,7 @@
 #include "runners/runner/facts.h"
 #include "runners/runner/job.h"
 #include "runners/runner/rutil.h"
-#include "runner-check.h"
+#include "unit/check.h"
 
 static char root[] = "/tmp/perflab-facts-XXXXXX";
 

@@ -11,7 +11,7 @@
 
 #include "runners/runner/initramfs.h"
 #include "runners/runner/rutil.h"
-#include "runner-check.h"
+#include "unit/check.h"
 
 int main(void)
 {

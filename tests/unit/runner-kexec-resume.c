@@ -13,7 +13,7 @@
 
 #include "runners/runner/kexec.h"
 #include "runners/runner/rutil.h"
-#include "runner-check.h"
+#include "unit/check.h"
 
 static char root[] = "/tmp/perflab-kexec-XXXXXX";
 static char cmds[8][4096];

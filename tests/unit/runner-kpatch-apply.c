@@ -13,7 +13,7 @@
 
 #include "runners/runner/kpatch.h"
 #include "runners/runner/rutil.h"
-#include "runner-check.h"
+#include "unit/check.h"
 
 static char root[] = "/tmp/perflab-kpatch-XXXXXX";
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "runners/runner/kpatch.h"
-#include "runner-check.h"
+#include "unit/check.h"
 
 static int has(const struct kpatch_paths *p, const char *s)
 {

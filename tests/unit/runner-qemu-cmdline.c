@@ -10,7 +10,7 @@
 
 #include "runners/runner/benchargs.h"
 #include "runners/runner/qemu.h"
-#include "runner-check.h"
+#include "unit/check.h"
 
 static int has_pair(char **v, const char *a, const char *b)
 {

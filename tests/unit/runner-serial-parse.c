@@ -10,7 +10,7 @@
 
 #include "runners/runner/rutil.h"
 #include "runners/runner/serial.h"
-#include "runner-check.h"
+#include "unit/check.h"
 
 static const char json[] = "{\"version\":1,\"samples\":[{\"t\":1}],"
 			   "\"summary\":{\"mean\":1.0}}";

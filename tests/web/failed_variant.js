@@ -1,7 +1,7 @@
 // Description: a patch that does not apply: when the runner reports the
 // failure (reason patch_apply with git apply's output), the experiment page
 // shows the failed variant, the reason and the tool output as text, and
-// the job's failure log.
+// the job's whole failure log (beyond the 64 KiB the experiment JSON holds).
 'use strict';
 const L = require('./lib/lib.js');
 
@@ -10,7 +10,9 @@ L.run(async (onCleanup) => {
 	const browser = await L.launchBrowser(onCleanup);
 	const host = await L.registerHost(d);
 	const id = await L.submitPatch(d, { runs: 1, subject: 'blk-mq: a patch against another tree' });
-	const log = 'error: patch failed: block/blk-mq-tag.c:10\nerror: block/blk-mq-tag.c: patch does not apply <stale context>';
+	// Longer than the 64 KiB the experiment JSON carries: the page fetches the rest.
+	const log = 'FIRST-LINE of the git apply output\n' + 'checking patch block/blk-mq-tag.c...\n'.repeat(3000) +
+		'error: patch failed: block/blk-mq-tag.c:10\nerror: block/blk-mq-tag.c: patch does not apply <stale context>';
 	// Claim until the patched variant's job comes; fail it like the runner would.
 	for (let i = 0; i < 4; i++) {
 		const c = await d.api('POST', '/api/v1/jobs/claim', { key: d.keys.runner, json: { host, wait: 0 }, ok: [200, 204] });
@@ -32,7 +34,8 @@ L.run(async (onCleanup) => {
 	if (!/failed/.test(jobs)) throw new Error('the failed job is not listed');
 	await page.click('#jobs-table button.failure-log');
 	const fl = await (await page.waitForSelector('#failure-log', { timeout: 10000 })).textContent();
-	if (!fl.includes('patch does not apply <stale context>')) throw new Error('job failure log: ' + fl);
+	if (!fl.includes('patch does not apply <stale context>')) throw new Error('job failure log: ' + fl.slice(-200));
+	if (!fl.startsWith('FIRST-LINE') || fl.length !== log.length) throw new Error('the full failure log (' + log.length + ' bytes) was not shown: ' + fl.length + ' bytes');
 	if (page.errors.length) throw new Error(page.errors.join('; '));
 	console.log('ok ' + await L.shot(page, 'experiment-failed-variant'));
 });

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: a ladder calibration feeds the host's verdicts (issue 10),
+ * against a real migrated database: a perflab_canary ladder (N = 0..256,
+ * 5 runs each, ns/IO 2413.6 + 3 N with a planted run noise of 0.0005 %)
+ * stores a ladder_fits row (cost ~3 ns per unit, R^2 >= 0.99) and a
+ * host_calibration row with the pooled within-step noise and the MDE at 5
+ * runs; a later experiment on that host with the same bench then takes
+ * its MDE from the host ("no change (MDE x % at 5 runs)", mde_from_host)
+ * for an identical variant and calls a 0.05 % ns/IO change a regression.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/analysis.h"
+#include "daemon/db.h"
+#include "daemon/stats.h"
+#include "unit/check.h"
+
+static struct stats_rng rng;
+static int lease_no;
+
+static void exec(sqlite3 *db, const char *sql)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		fprintf(stderr, "sql: %s: %s\n", sql, err);
+		exit(1);
+	}
+}
+
+static int64_t experiment(sqlite3 *db, const char *kind, int runs)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO experiments (title, kind, state, backend, base_id,"
+		 " bench, runs, max_runs, host_id, created_at) VALUES ('t', '%s',"
+		 " 'done', 'qemu-icount', 1, '{\"bs\":512}', %d, %d, 1, 0)",
+		 kind, runs, runs);
+	exec(db, sql);
+	return sqlite3_last_insert_rowid(db);
+}
+
+static int64_t variant(sqlite3 *db, int64_t exp, int idx, const char *name,
+		       const char *cmdline)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO variants (experiment_id, idx, name, is_control,"
+		 " cmdline) VALUES (%lld, %d, '%s', %d, '%s')", (long long)exp,
+		 idx, name, idx == 0, cmdline);
+	exec(db, sql);
+	return sqlite3_last_insert_rowid(db);
+}
+
+/* One run: 7 seconds (1 warm-up at half speed) around @iops, sd @sd_pct. */
+static void run(sqlite3 *db, int64_t exp, int64_t var, int idx, double iops,
+		double sd_pct, double ns)
+{
+	char sql[512];
+	int64_t job, rid;
+	double level = iops * (1 + sd_pct / 100 * stats_rng_normal(&rng));
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO jobs (experiment_id, variant_id, run_index, seq,"
+		 " state, created_at) VALUES (%lld, %lld, %d, %d, 'done', 0)",
+		 (long long)exp, (long long)var, idx, lease_no);
+	exec(db, sql);
+	job = sqlite3_last_insert_rowid(db);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO runs (job_id, lease_token, experiment_id, variant_id,"
+		 " host_id, run_index, attempt, warmup, ns_per_io, created_at)"
+		 " VALUES (%lld, 'l%d', %lld, %lld, 1, %d, 1, 1, %s, 0)",
+		 (long long)job, lease_no++, (long long)exp, (long long)var, idx,
+		 ns > 0 ? "1e9 / 1" : "NULL");
+	exec(db, sql);
+	rid = sqlite3_last_insert_rowid(db);
+	if (ns > 0) {
+		snprintf(sql, sizeof(sql), "UPDATE runs SET ns_per_io = %.6f"
+			 " WHERE id = %lld", ns * (1 + sd_pct / 100 *
+			 stats_rng_normal(&rng)), (long long)rid);
+		exec(db, sql);
+	}
+	for (int t = 1; t <= 7; t++) {
+		/* per-second jitter 0.3 % around the run's level */
+		double v = (t == 1 ? 0.5 : 1) * level *
+			   (1 + 0.003 * stats_rng_normal(&rng));
+
+		snprintf(sql, sizeof(sql), "INSERT INTO samples (run_id, t, iops)"
+			 " VALUES (%lld, %d, %lld)", (long long)rid, t,
+			 (long long)llround(v));
+		exec(db, sql);
+	}
+}
+
+static const char *verdict_of(sqlite3 *db, int64_t var, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+
+	sqlite3_prepare_v2(db, "SELECT verdict || '|' || json_extract(result,"
+			   " '$.summary') || '|' || json_extract(result, '$.mde_from_host')"
+			   " FROM comparisons WHERE variant_id = ? ORDER BY id DESC LIMIT 1",
+			   -1, &st, NULL);
+	sqlite3_bind_int64(st, 1, var);
+	snprintf(buf, len, "none");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, len, "%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return buf;
+}
+
+static double col_double(sqlite3 *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st;
+	double v = NAN;
+
+	sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int main(void)
+{
+	static const int ladder[] = { 0, 1, 2, 4, 8, 16, 64, 256 };
+	char path[] = "/tmp/perflab-ladder-XXXXXX", err[256], buf[256];
+	int64_t l, e, a, same, slow;
+	double noise, mde, slope, r2;
+	struct verdict_opts o;
+	sqlite3 *db;
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return 1;
+	close(fd);
+	db = db_open(path, err, sizeof(err));
+	if (!db || db_migrate(db, err, sizeof(err)) < 0) {
+		printf("db: %s\n", err);
+		return 1;
+	}
+	stats_rng_seed(&rng, 7);
+	exec(db, "INSERT INTO hosts (id, name, backend, registered_at, last_seen)"
+		 " VALUES (1, 'h1', 'qemu-icount', 0, 0)");
+
+	l = experiment(db, "calibration", 5);
+	for (int k = 0; k < 8; k++) {
+		char name[16], cmd[32];
+		int64_t v;
+
+		snprintf(name, sizeof(name), "canary-%d", ladder[k]);
+		snprintf(cmd, sizeof(cmd), "perflab_canary=%d", ladder[k]);
+		v = variant(db, l, k, name, cmd);
+		for (int i = 0; i < 5; i++)
+			run(db, l, v, i, 4.1e5, 0.0005, 2413.6 + 3.0 * ladder[k]);
+	}
+	CHECK(analysis_experiment_done(db, l) == 0, "ladder analysis failed");
+	slope = col_double(db, "SELECT slope_pct FROM ladder_fits WHERE"
+			   " experiment_id = ?", l);
+	r2 = col_double(db, "SELECT r2 FROM ladder_fits WHERE experiment_id = ?", l);
+	noise = col_double(db, "SELECT noise_pct FROM host_calibration WHERE"
+			   " experiment_id = ? AND metric = 'ns_per_io'", l);
+	mde = col_double(db, "SELECT mde_pct FROM host_calibration WHERE"
+			 " experiment_id = ?", l);
+	printf("ladder: %.5f %%/unit = %.4f ns/unit, R^2 %.6f, noise %.6f %%,"
+	       " MDE %.6f %% at 5 runs\n", slope, slope / 100 * 2413.6, r2, noise,
+	       mde);
+	CHECK(fabs(slope / 100 * 2413.6 - 3) < 0.01, "slope %g", slope);
+	CHECK(r2 >= 0.99, "R^2 %g", r2);
+	CHECK(noise > 0.0003 && noise < 0.0007, "noise %g (planted 0.0005)", noise);
+	verdict_opts_default(&o);
+	CHECK(fabs(mde - verdict_mde(noise, 5, 5, &o)) < 1e-12, "mde %g", mde);
+	CHECK(db_int(db, 0, "SELECT runs FROM host_calibration WHERE"
+		     " experiment_id = ?", 1, l) == 5, "calibration runs");
+
+	/* A later experiment on the host, same bench: MDE from the ladder. */
+	e = experiment(db, "explicit", 5);
+	a = variant(db, e, 0, "base", "");
+	same = variant(db, e, 1, "same", "");
+	slow = variant(db, e, 2, "slow", "");
+	for (int i = 0; i < 5; i++) {
+		run(db, e, a, i, 4.1e5, 0.0005, 2408.58);
+		run(db, e, same, i, 4.1e5, 0.0005, 2408.58);
+		run(db, e, slow, i, 4.1e5, 0.0005, 2408.58 * 1.0005);
+	}
+	CHECK(analysis_experiment_done(db, e) == 0, "analysis failed");
+	printf("same: %s\n", verdict_of(db, same, buf, sizeof(buf)));
+	CHECK(!strncmp(buf, "no change|no change (MDE", 24) &&
+	      !strcmp(buf + strlen(buf) - 2, "|1"), "same: %s", buf);
+	CHECK(fabs(col_double(db, "SELECT mde_pct FROM comparisons WHERE"
+			      " variant_id = ?", same) - mde) < 1e-9,
+	      "verdict MDE is not the ladder's %g", mde);
+	printf("slow (+0.05 %% ns/IO): %s\n", verdict_of(db, slow, buf, sizeof(buf)));
+	CHECK(!strncmp(buf, "regression|", 11) && !strcmp(buf + strlen(buf) - 2, "|1"),
+	      "slow: %s", buf);
+	sqlite3_close(db);
+	unlink(path);
+	if (fails) {
+		printf("ladder-calibration: %d checks failed\n", fails);
+		return 1;
+	}
+	printf("ladder-calibration: ok\n");
+	return 0;
+}
