@@ -10,9 +10,10 @@
 #   AA_ROUNDS more rounds of base only (default 0), for more A/A samples.
 # Then it prints:
 #   - A/A: |delta| of ns/IO between every pair of base runs (goal <= 0.01 %);
-#   - A/A experiments: disjoint 5-vs-5 splits of the base runs compared by
-#     the real verdict code (perflab compare against a scratch perflabd),
-#     plus 20 random 5-vs-5 splits (resampled, not independent);
+#   - A/A experiments: disjoint K-vs-K splits of the base runs (K = AA_SIZE,
+#     default 5, the fewest runs at which p < 0.01 is reachable) compared
+#     by the real verdict code (perflab compare against a scratch
+#     perflabd), plus 20 random K-vs-K splits (resampled, not independent);
 #   - ladder: each N >= 1 vs N = 0 (5 runs per side): delta, CI, verdict;
 #     least-squares fit of delta % against N: slope, R^2;
 #   - tag vs base: delta, CI, verdict, MDE;
@@ -108,23 +109,24 @@ cmp() {
 }
 
 n=${#base[@]}
+k=${AA_SIZE:-5}
 fa=0; ex=0
-for ((i = 0; i + 10 <= n; i += 10)); do
-	v=$(cmp "${base[@]:i:5}" -- "${base[@]:i+5:5}")
+for ((i = 0; i + 2 * k <= n; i += 2 * k)); do
+	v=$(cmp "${base[@]:i:k}" -- "${base[@]:i+k:k}")
 	ex=$((ex + 1))
 	case $v in regression* | improvement*) fa=$((fa + 1)) ;; esac
-	echo "A/A experiment $ex (runs $((i + 1))-$((i + 10)), disjoint): $v"
+	echo "A/A experiment $ex (runs $((i + 1))-$((i + 2 * k)), disjoint): $v"
 done
-echo "A/A independent 5-vs-5 experiments: $fa false alarms in $ex"
-if [ "$n" -ge 10 ]; then
+echo "A/A independent $k-vs-$k experiments: $fa false alarms in $ex"
+if [ "$n" -ge $((2 * k)) ]; then
 	fa=0
 	for s in $(seq 20); do
 		mapfile -t p < <(printf '%s\n' "${base[@]}" | shuf --random-source=<(yes "$s"))
-		case $(cmp "${p[@]:0:5}" -- "${p[@]:5:5}") in
+		case $(cmp "${p[@]:0:k}" -- "${p[@]:k:k}") in
 		regression* | improvement*) fa=$((fa + 1)) ;;
 		esac
 	done
-	echo "A/A resampled 5-vs-5 splits of the same runs: $fa false alarms in 20 (not independent)"
+	echo "A/A resampled $k-vs-$k splits of the same runs: $fa false alarms in 20 (not independent)"
 fi
 
 mapfile -t tag < <(files tag)

@@ -10,7 +10,8 @@
  * parameters and metric, when there is one. When a verdict is
  * inconclusive and the experiment's max_runs allows, more interleaved
  * rounds are planned (planner_extend) and the experiment goes back to
- * 'running'. Regressions beyond the MDE raise alerts (alerts.h).
+ * 'running'. Regressions beyond the MDE raise alerts (alerts.h), except
+ * in calibrations and ladders.
  *
  * Calibration experiments (kind 'calibration') also update the host:
  *   - A/A (all variants have the same patches and command line): the
