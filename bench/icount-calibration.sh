@@ -58,7 +58,7 @@ pl watch "$eid" --interval 10 >/dev/null 2>&1
 t2=$(date +%s)
 echo "== tag vs base: experiment $eid, $runs runs per side, $((t2 - t1)) s wall"
 curl -s -H "Authorization: Bearer $key" "$url/api/v1/experiments/$eid" |
-	jq -r '.comparisons[]? // .comparison[]? | "\(.variant // "tag"): \(.summary // .verdict) delta \(.delta_pct) % CI \(.ci_low) .. \(.ci_high) (\(.metric), MDE from host: \(.mde_from_host))"'
+	jq -r '.comparison[] | "\(.variant): \(.result.summary), delta \(.delta_pct) % CI \(.ci_low) .. \(.ci_high) (\(.metric); MDE from the host calibration: \(.result.mde_from_host))"'
 pl show "$eid" | sed -n '/%stddev/,$p' | head -12
 curl -s -H "Authorization: Bearer $key" "$url/api/v1/experiments/$eid" |
 	jq -r '[.runs[] | (.timings.boot_s + .timings.run_s)] | "wall per run (boot + run): mean \(add / length | . * 10 | round / 10) s, max \(max | . * 10 | round / 10) s over \(length) runs"'
