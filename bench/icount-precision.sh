@@ -20,7 +20,7 @@
 #   - wall time per run (build excluded; goal <= 15 s).
 # Runs already collected in OUT (default build/icount-precision) are kept
 # and reused: rerun with ANALYZE_ONLY=1 to print the figures again.
-#   IOS=n (100000)  RUNTIME=s (2)  WARMUP=s (1)
+#   IOS=n (100000)  RUNTIME=s (2)  WARMUP=s (1)  AA_SIZE=k (5)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -131,7 +131,9 @@ fi
 
 mapfile -t tag < <(files tag)
 if [ ${#tag[@]} -ge 2 ] && [ "$n" -ge 2 ]; then
-	echo "tag (0001) vs base, ${#base[@]}/${#tag[@]} runs: $(cmp "${base[@]}" -- "${tag[@]}")"
+	# The base runs of the same rounds (interleaved with the tag runs).
+	nb=$((2 * ${#tag[@]} < n ? 2 * ${#tag[@]} : n))
+	echo "tag (0001) vs base, $nb/${#tag[@]} runs: $(cmp "${base[@]:0:nb}" -- "${tag[@]}")"
 	echo "  (verdict delta% ci_low ci_high mde% metric; ns/IO: + is slower)"
 fi
 
