@@ -48,19 +48,15 @@ int api_alert_patch(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "state", "note", NULL };
 	int64_t id = http_param_id(req, "id");
-	const char *state = NULL, *note = NULL, *bad;
+	const char *state = NULL, *note = NULL;
 	json_t *body;
 	int ret = 0, rc;
 
 	if (id < 0)
 		return http_error(resp, 404, "no such alert");
-	body = http_json_body(req, resp);
+	body = http_json_body_keys(req, resp, keys);
 	if (!body)
 		return 0;
-	if (json_check_keys(body, keys, &bad)) {
-		ret = http_error(resp, 400, "unknown field \"%s\"", bad);
-		goto out;
-	}
 	if (api_opt_string(body, "state", 32, &state, resp) ||
 	    api_opt_string(body, "note", 4096, &note, resp))
 		goto out;
@@ -98,17 +94,13 @@ int api_webhooks_list(struct http_req *req, struct http_resp *resp)
 int api_webhooks_post(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "url", "secret", NULL };
-	const char *url = NULL, *secret = NULL, *bad;
-	json_t *body = http_json_body(req, resp);
+	const char *url = NULL, *secret = NULL;
+	json_t *body = http_json_body_keys(req, resp, keys);
 	sqlite3_stmt *st;
 	int ret = 0;
 
 	if (!body)
 		return 0;
-	if (json_check_keys(body, keys, &bad)) {
-		ret = http_error(resp, 400, "unknown field \"%s\"", bad);
-		goto out;
-	}
 	if (api_opt_string(body, "url", 2048, &url, resp) ||
 	    api_opt_string(body, "secret", 256, &secret, resp))
 		goto out;

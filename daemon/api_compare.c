@@ -265,7 +265,6 @@ int api_compare_post(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "logs", "warmup", NULL };
 	struct compare_log logs[CMP_MAX_LOGS];
 	struct verdict_opts o;
-	const char *bad;
 	char err[512];
 	json_t *body, *arr, *e;
 	size_t i, n;
@@ -283,14 +282,10 @@ int api_compare_post(struct http_req *req, struct http_resp *resp)
 			return http_error(resp, 400, "warmup must be an integer 0..3600");
 		return reply(resp, compare_logs(&one, 1, warmup, &o, err, sizeof(err)), err);
 	}
-	body = http_json_body(req, resp);
+	body = http_json_body_keys(req, resp, keys);
 	if (!body)
 		return 0;
 	ret = 0;
-	if (json_check_keys(body, keys, &bad)) {
-		ret = http_error(resp, 400, "unknown field \"%s\"", bad);
-		goto out;
-	}
 	if (warmup_param(req, body, &warmup)) {
 		ret = http_error(resp, 400, "warmup must be an integer 0..3600");
 		goto out;

@@ -294,7 +294,7 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "title", "base", "label", "backend",
 		"config", "runs", "max_runs", "bench", "variants", "control", NULL };
-	const char *title, *base, *label, *backend, *config, *control, *badkey;
+	const char *title, *base, *label, *backend, *config, *control;
 	struct experiment_spec spec = { 0 };
 	struct variants_in *vi = NULL;
 	char err[512], *bench_s = NULL;
@@ -302,13 +302,9 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 	int runs, max_runs, ret = 0;
 	int64_t base_id, exp;
 
-	body = http_json_body(req, resp);
+	body = http_json_body_keys(req, resp, keys);
 	if (!body)
 		return 0;
-	if (json_check_keys(body, keys, &badkey)) {
-		ret = http_error(resp, 400, "unknown field '%.64s'", badkey);
-		goto out;
-	}
 	if (api_opt_string(body, "title", 200, &title, resp) ||
 	    api_opt_string(body, "base", 64, &base, resp) ||
 	    api_opt_string(body, "label", 64, &label, resp) ||
@@ -697,17 +693,13 @@ int api_bases_list(struct http_req *req, struct http_resp *resp)
 int api_bases_post(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "name", "tree", "ref", "config", NULL };
-	const char *name, *tree, *ref, *config, *badkey;
+	const char *name, *tree, *ref, *config;
 	sqlite3_stmt *st;
-	json_t *body = http_json_body(req, resp);
+	json_t *body = http_json_body_keys(req, resp, keys);
 	int ret = 0, rc;
 
 	if (!body)
 		return 0;
-	if (json_check_keys(body, keys, &badkey)) {
-		ret = http_error(resp, 400, "unknown field '%.64s'", badkey);
-		goto out;
-	}
 	if (api_opt_string(body, "name", 64, &name, resp) ||
 	    api_opt_string(body, "tree", 1024, &tree, resp) ||
 	    api_opt_string(body, "ref", 256, &ref, resp) ||

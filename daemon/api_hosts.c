@@ -138,8 +138,8 @@ out:
 int api_hosts_register(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "name", "labels", "backend", "facts", NULL };
-	const char *name, *backend, *badkey;
-	json_t *body = http_json_body(req, resp), *labels, *facts;
+	const char *name, *backend;
+	json_t *body = http_json_body_keys(req, resp, keys), *labels, *facts;
 	int64_t id, owner;
 	int ret = 0, i;
 	sqlite3 *w;
@@ -149,10 +149,6 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 		return 0;
 	labels = json_object_get(body, "labels");
 	facts = json_object_get(body, "facts");
-	if (json_check_keys(body, keys, &badkey)) {
-		ret = http_error(resp, 400, "unknown field '%.64s'", badkey);
-		goto out;
-	}
 	if (api_opt_string(body, "name", 64, &name, resp) ||
 	    api_opt_string(body, "backend", 32, &backend, resp) ||
 	    check_labels(labels, resp) || check_facts(facts, resp))

@@ -65,8 +65,8 @@ static int64_t caller_host(struct http_req *req, struct http_resp *resp,
 int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "host", "wait", NULL };
-	json_t *body = http_json_body(req, resp), *w, *spec;
-	const char *host_name, *badkey;
+	json_t *body = http_json_body_keys(req, resp, keys), *w, *spec;
+	const char *host_name;
 	struct timespec t0, t;
 	struct jobs_ctx c;
 	sqlite3 *wdb;
@@ -78,10 +78,6 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 
 	if (!body)
 		return 0;
-	if (json_check_keys(body, keys, &badkey)) {
-		ret = http_error(resp, 400, "unknown field '%.64s'", badkey);
-		goto out;
-	}
 	if (api_opt_string(body, "host", 64, &host_name, resp))
 		goto out;
 	if (!host_name) {
@@ -141,20 +137,15 @@ static json_t *lease_body(struct http_req *req, struct http_resp *resp,
 			  const char *const *keys, int64_t *job, int64_t *host)
 {
 	json_t *body;
-	const char *badkey;
 
 	*job = http_param_id(req, "id");
 	if (*job < 0) {
 		http_error(resp, 404, "no such job");
 		return NULL;
 	}
-	body = http_json_body(req, resp);
+	body = http_json_body_keys(req, resp, keys);
 	if (!body)
 		return NULL;
-	if (json_check_keys(body, keys, &badkey)) {
-		http_error(resp, 400, "unknown field '%.64s'", badkey);
-		goto fail;
-	}
 	if (!json_is_string(json_object_get(body, "lease")) ||
 	    json_string_length(json_object_get(body, "lease")) > 64) {
 		http_error(resp, 400, "'lease' (the token from the claim) is required");

@@ -258,8 +258,8 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "name", "base", "label", "backend",
 		"bench", "runs", "schedule_seconds", NULL };
-	const char *name = NULL, *base = NULL, *label = NULL, *backend = NULL, *bad;
-	json_t *body = http_json_body(req, resp), *bench = NULL;
+	const char *name = NULL, *base = NULL, *label = NULL, *backend = NULL;
+	json_t *body = http_json_body_keys(req, resp, keys), *bench = NULL;
 	json_int_t runs = 1, sched;
 	sqlite3_stmt *st = NULL;
 	int64_t base_id, id;
@@ -268,10 +268,6 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 
 	if (!body)
 		return 0;
-	if (json_check_keys(body, keys, &bad)) {
-		ret = http_error(resp, 400, "unknown field \"%s\"", bad);
-		goto out;
-	}
 	if (api_opt_string(body, "name", 64, &name, resp) ||
 	    api_opt_string(body, "base", 64, &base, resp) ||
 	    api_opt_string(body, "label", 64, &label, resp) ||

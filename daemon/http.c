@@ -74,6 +74,20 @@ json_t *http_json_body(struct http_req *req, struct http_resp *resp)
 	return o;
 }
 
+json_t *http_json_body_keys(struct http_req *req, struct http_resp *resp,
+			   const char *const *allowed)
+{
+	json_t *o = http_json_body(req, resp);
+	const char *bad;
+
+	if (o && json_check_keys(o, allowed, &bad)) {
+		http_error(resp, 400, "unknown field '%.64s'", bad);
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 int http_take(struct http_resp *resp, int status, const char *content_type,
 	      char *buf, size_t len)
 {

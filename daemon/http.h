@@ -102,6 +102,9 @@ const char *http_header(const struct http_req *req, const char *name);
  * and returns NULL (the handler then just returns 0).
  */
 json_t *http_json_body(struct http_req *req, struct http_resp *resp);
+/* The same, also refusing (400) any key not in NULL-terminated @allowed. */
+json_t *http_json_body_keys(struct http_req *req, struct http_resp *resp,
+			   const char *const *allowed);
 
 /* Reply helpers; all return 0 (or -1 when out of memory). */
 int http_json(struct http_resp *resp, int status, json_t *o); /* steals o */
