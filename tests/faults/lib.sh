@@ -69,3 +69,20 @@ check_exact_runs() {
 	check "$(sql "SELECT count(*) FROM (SELECT job_id FROM runs WHERE experiment_id = $e GROUP BY job_id HAVING count(*) > 1)")" -eq 0 "no job of experiment $e has two runs"
 	check "$(sql "SELECT count(*) FROM (SELECT variant_id, run_index FROM runs WHERE experiment_id = $e GROUP BY 1, 2 HAVING count(*) > 1)")" -eq 0 "no duplicate (variant, run_index)"
 }
+
+# need_local_runner: sets R (the runner binary) and WD (a scratch dir whose
+# 16 MiB file "$WD/img" takes O_DIRECT), for tests of the real runner's
+# local backend; skips when the binaries or O_DIRECT are missing. The
+# caller's EXIT trap removes WD.
+need_local_runner() {
+	R=${PERFLAB_RUNNER:-$TOP/build/perflab-runner}
+	[ -x "$R" ] && [ -x "$TOP/build/perflab-bench" ] ||
+		skip "perflab-runner or perflab-bench not built"
+	WD=$(mktemp -d /var/tmp/perflab-fault.XXXXXX)
+	dd if=/dev/zero of="$WD/img" bs=1M count=16 status=none
+	if ! dd if="$WD/img" of=/dev/null bs=4096 count=1 iflag=direct \
+		status=none 2>/dev/null; then
+		rm -rf "$WD"
+		skip "no O_DIRECT on /var/tmp"
+	fi
+}

@@ -6,14 +6,9 @@
 # ends with exactly the planned runs.
 . "$(dirname "$0")/../api/lib.sh"
 . "$(dirname "$0")/lib.sh"
-R=${PERFLAB_RUNNER:-$TOP/build/perflab-runner}
-[ -x "$R" ] && [ -x "$TOP/build/perflab-bench" ] || skip "perflab-runner or perflab-bench not built"
-WD=$(mktemp -d /var/tmp/perflab-fault.XXXXXX)
+need_local_runner
 rpid=
 trap '[ -n "$rpid" ] && { kill -CONT $rpid; kill_tree $rpid; }; rm -rf "$WD"; cleanup' EXIT
-dd if=/dev/zero of="$WD/img" bs=1M count=16 status=none
-dd if="$WD/img" of=/dev/null bs=4096 count=1 iflag=direct status=none 2>/dev/null ||
-	skip "no O_DIRECT on /var/tmp"
 
 start_daemon --lease-seconds 3 --max-attempts 5
 SUB=$(make_key submit alice)
