@@ -212,6 +212,7 @@ export function normHost(hst) {
 		mde: num(hst.mde_pct, cal[0] && cal[0].mde_pct),
 		mdeRuns: num(hst.mde_runs, cal[0] && cal[0].runs),
 		calibration: cal,
+		ladder: hst.ladder && typeof hst.ladder === 'object' ? hst.ladder : null,
 		raw: hst,
 	};
 }

@@ -62,6 +62,8 @@ export const fmt = {
 	iopsFull: (v) => (isNum(v) ? Math.round(v).toLocaleString('en-US') + ' IOPS' : '–'),
 	ns: (v) => (isNum(v) ? v.toFixed(v < 100 ? 2 : 1) + ' ns/IO' : '–'),
 	pct: (v, d = 2) => (isNum(v) ? v.toFixed(d) + ' %' : '–'),
+	// Small percentages (icount noise is ~0.001 %) keep two significant digits.
+	pctSig: (v) => (isNum(v) ? (v === 0 || Math.abs(v) >= 0.1 ? v.toFixed(2) : v.toPrecision(2)) + ' %' : '–'),
 	spct: (v, d = 2) => (isNum(v) ? (v > 0 ? '+' : v < 0 ? '−' : '±') + Math.abs(v).toFixed(d) + ' %' : '–'),
 	ratio: (v) => (isNum(v) ? v.toFixed(4) + ' ×' : '–'),
 	count: (v, unit) => (isNum(v) ? v.toLocaleString('en-US') + (unit ? ' ' + unit : '') : '–'),

@@ -45,7 +45,7 @@ export async function render(ctx) {
 		body.appendChild(h('p', { class: 'muted', id: 'fleet-summary' }, list.length + ' hosts: ' + Object.entries(counts).map(([k, v]) => v + ' ' + k).join(', ')));
 		body.appendChild(h('table', { id: 'hosts-table' },
 			h('thead', null, h('tr', null, h('th', null, 'Host'), h('th', null, 'State'), h('th', null, 'Current job'), h('th', null, 'Last heartbeat'),
-				h('th', null, 'Backend / labels'), h('th', null, 'Hardware'), h('th', { class: 'num' }, 'Noise'), h('th', { class: 'num' }, 'MDE'))),
+				h('th', null, 'Backend / labels'), h('th', null, 'Hardware'), h('th', { class: 'num' }, 'Noise'), h('th', { class: 'num' }, 'MDE'), h('th', { class: 'num' }, 'Canary ladder'))),
 			h('tbody', null, list.map((x) => {
 				const j = x.currentJob;
 				const f = x.facts;
@@ -61,11 +61,12 @@ export async function render(ctx) {
 						h('div', { class: 'muted' }, [f.nvme && 'NVMe ' + f.nvme + (f.fw ? ' fw ' + f.fw : ''), f.kernel && 'kernel ' + f.kernel,
 							f.poll === undefined || f.poll === null ? null : f.poll ? 'polling ok' : 'no polled IO'].filter(Boolean).join(' · '))),
 					h('td', { class: 'num', title: 'run-to-run stddev of A/A run means, % of mean' }, x.calibration.length
-						? x.calibration.map((c) => h('div', null, fmt.pct(num(c.noise_pct)), h('span', { class: 'muted small' }, ' ' + metricLabel(c.metric))))
-						: x.noise !== null ? fmt.pct(x.noise) : h('span', { class: 'muted', title: 'run an A/A (calibration) experiment on this host' }, 'not calibrated')),
+						? x.calibration.map((c) => h('div', null, fmt.pctSig(num(c.noise_pct)), h('span', { class: 'muted small' }, ' ' + metricLabel(c.metric))))
+						: x.noise !== null ? fmt.pctSig(x.noise) : h('span', { class: 'muted', title: 'run an A/A (calibration) experiment on this host' }, 'not calibrated')),
 					h('td', { class: 'num', title: 'minimum detectable effect at the calibration run count' }, x.calibration.length
-						? x.calibration.map((c) => h('div', null, fmt.pct(num(c.mde_pct)) + (num(c.runs) ? ' at ' + num(c.runs) + ' runs' : ''), h('span', { class: 'muted small' }, ' ' + fmt.ago(c.computed_at))))
-						: x.mde !== null ? fmt.pct(x.mde) + (x.mdeRuns ? ' at ' + x.mdeRuns + ' runs' : '') : '–'));
+						? x.calibration.map((c) => h('div', null, fmt.pctSig(num(c.mde_pct)) + (num(c.runs) ? ' at ' + num(c.runs) + ' runs' : ''), h('span', { class: 'muted small' }, ' ' + fmt.ago(c.computed_at))))
+						: x.mde !== null ? fmt.pctSig(x.mde) + (x.mdeRuns ? ' at ' + x.mdeRuns + ' runs' : '') : '–'),
+					ladderCell(x.ladder));
 			}))));
 	}
 	await load();
@@ -76,3 +77,17 @@ export async function render(ctx) {
 	const iv = setInterval(load, 15000);
 	ctx.cleanup.push(() => { clearInterval(iv); clearTimeout(timer); });
 }
+
+// The newest perflab_canary dose-response fit (issue 10): cost of one
+// canary unit, linearity, and the MDE expressed in canary units.
+function ladderCell(l) {
+	if (!l)
+		return h('td', { class: 'num muted', title: 'run a ladder calibration: perflab calibrate --ladder' }, '–');
+	const slope = num(l.slope_pct), r2 = num(l.r2), mde = num(l.mde_units);
+	return h('td', { class: 'num ladder-fit', title: 'slope of the delta against N, its R², and the MDE in canary units' },
+		h('div', null, (slope === null ? '?' : (slope >= 0 ? '+' : '') + slope.toFixed(4)) + ' %/unit'),
+		h('div', { class: 'muted small' }, 'R² ' + (r2 === null ? '?' : r2.toFixed(4)) +
+			(mde === null ? '' : ' · MDE ' + mde.toFixed(3) + ' units')),
+		l.experiment_id ? h('a', { class: 'small', href: link('/experiments/' + l.experiment_id) }, 'experiment #' + l.experiment_id) : null);
+}
+
