@@ -469,18 +469,26 @@ struct due {
 	char *url, *secret;
 };
 
-static int load_due(sqlite3 *db, time_t now, struct due **out, size_t *n)
+/*
+ * Up to 100 due deliveries, oldest first. Email rows wait while SMTP is
+ * not configured (@email_ok 0); they are skipped here so that they never
+ * fill the batch and starve webhook deliveries behind them.
+ */
+static int load_due(sqlite3 *db, time_t now, int email_ok, struct due **out,
+		    size_t *n)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT d.id, d.alert_id, d.channel, w.url, w.secret FROM deliveries d"
 		" LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.status = 'pending'"
-		" AND COALESCE(d.next_retry_at, 0) <= ? ORDER BY d.id LIMIT 100");
+		" AND COALESCE(d.next_retry_at, 0) <= ? AND (d.channel <> 'email' OR ?)"
+		" ORDER BY d.id LIMIT 100");
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, (int64_t)now);
+	sqlite3_bind_int(st, 2, email_ok);
 	*out = calloc(100, sizeof(**out));
 	while (*out && sqlite3_step(st) == SQLITE_ROW) {
 		struct due *d = &(*out)[(*n)++];
@@ -500,11 +508,12 @@ static int load_due(sqlite3 *db, time_t now, struct due **out, size_t *n)
 
 int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
 {
+	int email_ok = smtp && smtp->url && smtp->to;
 	struct due *due;
 	size_t n;
 	int tried = 0;
 
-	if (load_due(db, now, &due, &n))
+	if (load_due(db, now, email_ok, &due, &n))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		char err[256] = "", *body = NULL;
@@ -512,8 +521,6 @@ int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
 		int ok;
 
 		if (!strcmp(due[i].channel, "email")) {
-			if (!smtp || !smtp->url || !smtp->to)
-				continue;	/* stays pending until configured */
 			body = alerts_email_text(db, due[i].alert, smtp);
 			ok = body && !send_email(smtp, body, err, sizeof(err));
 		} else {

@@ -462,7 +462,9 @@ int api_series_import(struct http_req *req, struct http_resp *resp)
 	int ret, fresh;
 
 	if (req->body[strspn(req->body, " \t\r\n")] == '{') {
-		body = http_json_body(req, resp);
+		static const char *const keys[] = { "name", "metric", "points", NULL };
+
+		body = http_json_body_keys(req, resp, keys);
 		if (!body)
 			return 0;
 		if (json_is_string(json_object_get(body, "name")))

@@ -103,6 +103,8 @@ expect_status 201 "json import"
 check "$(sql "SELECT count(*) FROM change_points")" -eq 1 "no duplicate change point"
 api POST /api/v1/series/import "$KEY" '{"name":"x","points":[{"time":"yesterday","value":1}]}' >/dev/null
 expect_status 400 "bad time"
+api POST /api/v1/series/import "$KEY" '{"name":"x","bogus":1,"points":[{"time":1,"value":1}]}' >/dev/null
+expect_status 400 "unknown field"
 curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $KEY" --data-binary $'1,2\nx,y\n' \
 	"$BASE/api/v1/series/import?name=bad" | grep -q 400 || fail "bad csv accepted"
 

@@ -22,8 +22,6 @@
 #include "unit/check.h"
 #include "unit/analysis-fixture.h"
 
-}
-
 int main(void)
 {
 	char path[] = "/tmp/perflab-analysis-XXXXXX", err[256], buf[256];

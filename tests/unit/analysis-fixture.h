@@ -107,5 +107,6 @@ static inline const char *verdict_of(sqlite3 *db, int64_t var, char *buf, size_t
 		snprintf(buf, len, "%s", sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 	return buf;
+}
 
 #endif

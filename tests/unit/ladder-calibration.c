@@ -22,8 +22,6 @@
 #include "unit/check.h"
 #include "unit/analysis-fixture.h"
 
-}
-
 static double col_double(sqlite3 *db, const char *sql, int64_t id)
 {
 	sqlite3_stmt *st;
