@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/bench_params.h"
 #include "daemon/api.h"
 #include "daemon/db.h"
 #include "daemon/planner.h"
@@ -59,31 +60,6 @@ int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 
 /* ---- bench parameters ------------------------------------------------ */
 
-struct bench_field {
-	const char *name;
-	char type;		/* i: integer, b: boolean, s: string */
-	long long min, max, def;
-};
-
-static const struct bench_field bench_fields[] = {
-	{ "depth", 'i', 1, 65536, 128 },
-	{ "submit_batch", 'i', 1, 4096, 32 },
-	{ "complete_batch", 'i', 1, 4096, 32 },
-	{ "bs", 'i', 512, 1 << 24, 512 },
-	{ "polled", 'b', 0, 1, 1 },
-	{ "fixedbufs", 'b', 0, 1, 1 },
-	{ "regfiles", 'b', 0, 1, 1 },
-	{ "random", 'b', 0, 1, 1 },
-	{ "threads", 'i', 1, 64, 1 },
-	{ "runtime", 'i', 1, 3600, 10 },
-	{ "warmup", 'i', 0, 3599, 2 },
-	{ "profile", 'b', 0, 1, 1 },
-	{ "ios", 'i', 0, 1000000000000LL, 0 },
-	{ "seed", 'i', 0, 4294967295LL, 1 },
-	{ "target", 's', 0, 256, 0 },
-};
-#define NFIELDS (sizeof(bench_fields) / sizeof(bench_fields[0]))
-
 json_t *api_bench_params(json_t *in, char *err, size_t errlen)
 {
 	json_t *o = json_object(), *v;
@@ -92,8 +68,8 @@ json_t *api_bench_params(json_t *in, char *err, size_t errlen)
 
 	if (!o)
 		return NULL;
-	for (i = 0; i < NFIELDS; i++) {
-		const struct bench_field *f = &bench_fields[i];
+	for (i = 0; i < bench_params_count; i++) {
+		const struct bench_param *f = &bench_params[i];
 
 		json_object_set_new(o, f->name, f->type == 'i' ? json_integer(f->def) :
 				    f->type == 'b' ? json_boolean(f->def) : json_string(""));
@@ -103,14 +79,14 @@ json_t *api_bench_params(json_t *in, char *err, size_t errlen)
 		goto fail;
 	}
 	json_object_foreach(in, k, v) {
-		for (i = 0; i < NFIELDS; i++)
-			if (!strcmp(bench_fields[i].name, k))
+		for (i = 0; i < bench_params_count; i++)
+			if (!strcmp(bench_params[i].name, k))
 				break;
-		if (i == NFIELDS) {
+		if (i == bench_params_count) {
 			snprintf(err, errlen, "unknown bench parameter '%.64s'", k);
 			goto fail;
 		}
-		const struct bench_field *f = &bench_fields[i];
+		const struct bench_param *f = &bench_params[i];
 
 		if ((f->type == 'i' && (!json_is_integer(v) ||
 					json_integer_value(v) < f->min ||

@@ -3,33 +3,11 @@
  * benchargs: bench parameters from a job into perflab-bench flags.
  */
 #include "runners/runner/benchargs.h"
+#include "common/bench_params.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct bflag {
-	const char *key;
-	const char *flag;
-	long long min, max;
-	int is_bool;
-};
-
-static const struct bflag flags[] = {
-	{ "depth", "-d", 1, 65536, 0 },
-	{ "submit_batch", "-s", 1, 65536, 0 },
-	{ "complete_batch", "-c", 1, 65536, 0 },
-	{ "bs", "-b", 512, 1 << 20, 0 },
-	{ "polled", "-p", 0, 1, 1 },
-	{ "fixedbufs", "-B", 0, 1, 1 },
-	{ "regfiles", "-F", 0, 1, 1 },
-	{ "random", "-R", 0, 1, 1 },
-	{ "threads", "-n", 1, 256, 0 },
-	{ "runtime", "-r", 1, 3600, 0 },
-	{ "warmup", "-w", 0, 3600, 0 },
-	{ "seed", "--seed", 0, 1LL << 40, 0 },
-	{ "ios", "--ios", 0, 1LL << 40, 0 },
-};
 
 static int push(struct benchargs *a, const char *s)
 {
@@ -43,9 +21,9 @@ static int push(struct benchargs *a, const char *s)
 	return 0;
 }
 
-static int get_value(const json_t *v, const struct bflag *f, long long *out)
+static int get_value(const json_t *v, const struct bench_param *f, long long *out)
 {
-	if (json_is_boolean(v) && f->is_bool) {
+	if (json_is_boolean(v) && f->type == 'b') {
 		*out = json_is_true(v);
 		return 0;
 	}
@@ -68,29 +46,29 @@ int benchargs_from_json(const json_t *bench, struct benchargs *a, char *err,
 		snprintf(err, errlen, "bench: not an object");
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		const json_t *v = json_object_get(bench, flags[i].key);
+	for (size_t i = 0; i < bench_params_count; i++) {
+		const struct bench_param *f = &bench_params[i];
+		const json_t *v = json_object_get(bench, f->name);
 		long long x;
 
-		if (!v || json_is_null(v))
+		if (!f->flag || !v || json_is_null(v))
 			continue;
-		if (get_value(v, &flags[i], &x)) {
+		if (get_value(v, f, &x)) {
 			snprintf(err, errlen, "bench.%s: must be %s %lld..%lld",
-				 flags[i].key, flags[i].is_bool ?
-				 "a boolean or" : "an integer", flags[i].min,
-				 flags[i].max);
+				 f->name, f->type == 'b' ?
+				 "a boolean or" : "an integer", f->min, f->max);
 			goto fail;
 		}
-		if (!strcmp(flags[i].key, "ios") && x == 0)
+		if (!strcmp(f->name, "ios") && x == 0)
 			continue;
-		if (!strcmp(flags[i].key, "runtime"))
+		if (!strcmp(f->name, "runtime"))
 			a->runtime = x;
-		if (!strcmp(flags[i].key, "warmup"))
+		if (!strcmp(f->name, "warmup"))
 			a->warmup = x;
-		if (!strcmp(flags[i].key, "ios"))
+		if (!strcmp(f->name, "ios"))
 			a->ios = x;
 		snprintf(num, sizeof(num), "%lld", x);
-		if (push(a, flags[i].flag) || push(a, num))
+		if (push(a, f->flag) || push(a, num))
 			goto nomem;
 	}
 	prof = json_object_get(bench, "profile");
