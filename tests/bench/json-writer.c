@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "runners/bench/jw.h"
-
-static int fails;
+#include "unit/check.h"
 
 static void expect(const char *got, const char *want, const char *what)
 {

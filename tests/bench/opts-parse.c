@@ -6,18 +6,7 @@
 #include <string.h>
 
 #include "runners/bench/opts.h"
-
-static int fails;
-
-#define CHECK(c, ...)                                                         \
-	do {                                                                  \
-		if (!(c)) {                                                   \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);  \
-			fprintf(stderr, __VA_ARGS__);                         \
-			fputc('\n', stderr);                                  \
-			fails++;                                              \
-		}                                                             \
-	} while (0)
+#include "unit/check.h"
 
 static int parse(struct bench_opts *o, char *err, const char *const *args)
 {

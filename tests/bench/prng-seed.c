@@ -8,20 +8,9 @@
 #include <string.h>
 
 #include "runners/bench/prng.h"
+#include "unit/check.h"
 
 #define N 100000
-
-static int fails;
-
-#define CHECK(c, ...)                                                         \
-	do {                                                                  \
-		if (!(c)) {                                                   \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);  \
-			fprintf(stderr, __VA_ARGS__);                         \
-			fputc('\n', stderr);                                  \
-			fails++;                                              \
-		}                                                             \
-	} while (0)
 
 static void fill(uint64_t *v, uint64_t seed, unsigned int stream,
 		 uint64_t size, uint64_t bs)

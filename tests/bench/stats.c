@@ -6,8 +6,7 @@
 #include <stdio.h>
 
 #include "runners/bench/stats.h"
-
-static int fails;
+#include "unit/check.h"
 
 static void near(double got, double want, const char *what)
 {
