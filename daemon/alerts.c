@@ -31,7 +31,7 @@ void alerts_signature(const char *secret, const char *body, size_t len,
 }
 
 /* Alert row + history row + one pending delivery per channel. */
-static int64_t insert_alert(sqlite3 *db, const char *kind, const char *title,
+static int64_t insert_alert_rows(sqlite3 *db, const char *kind, const char *title,
 			    const char *metric, double delta, int64_t exp,
 			    int64_t cmp, int64_t series, int64_t cp,
 			    int64_t host, int email, time_t now)
@@ -77,6 +77,25 @@ static int64_t insert_alert(sqlite3 *db, const char *kind, const char *title,
 	return id;
 }
 
+/* insert_alert_rows() in its own transaction; the alert id or -1. */
+static int64_t insert_alert(sqlite3 *db, const char *kind, const char *title,
+			    const char *metric, double delta, int64_t exp,
+			    int64_t cmp, int64_t series, int64_t cp,
+			    int64_t host, int email, time_t now)
+{
+	int64_t id;
+
+	if (db_begin(db))
+		return -1;
+	id = insert_alert_rows(db, kind, title, metric, delta, exp, cmp, series,
+			       cp, host, email, now);
+	if (id < 0 || db_commit(db)) {
+		db_rollback(db);
+		return -1;
+	}
+	return id;
+}
+
 int64_t alerts_raise_verdict(sqlite3 *db, int64_t cmp, int email, time_t now)
 {
 	sqlite3_stmt *st;
@@ -105,16 +124,10 @@ int64_t alerts_raise_verdict(sqlite3 *db, int64_t cmp, int email, time_t now)
 		 sqlite3_column_text(st, 4), sqlite3_column_text(st, 5),
 		 (long long)sqlite3_column_int64(st, 2),
 		 *sqlite3_column_text(st, 6) ? ": " : "", sqlite3_column_text(st, 6));
-	if (db_begin(db))
-		goto out;
 	id = insert_alert(db, "verdict", title,
 			  (const char *)sqlite3_column_text(st, 0),
 			  sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2),
 			  cmp, 0, 0, sqlite3_column_int64(st, 3), email, now);
-	if (id < 0 || db_commit(db)) {
-		db_rollback(db);
-		id = -1;
-	}
 out:
 	sqlite3_finalize(st);
 	return id;
@@ -144,17 +157,11 @@ int64_t alerts_raise_change_point(sqlite3 *db, int64_t cp, int email,
 		 sqlite3_column_text(st, 4), sqlite3_column_text(st, 5),
 		 *sqlite3_column_text(st, 5) ? " " : "",
 		 (long long)sqlite3_column_int64(st, 6));
-	if (db_begin(db))
-		goto out;
 	id = insert_alert(db, "change_point", title,
 			  (const char *)sqlite3_column_text(st, 0),
 			  sqlite3_column_double(st, 1), 0, 0,
 			  sqlite3_column_int64(st, 2), cp,
 			  sqlite3_column_int64(st, 3), email, now);
-	if (id < 0 || db_commit(db)) {
-		db_rollback(db);
-		id = -1;
-	}
 out:
 	sqlite3_finalize(st);
 	return id;
