@@ -318,6 +318,8 @@ static int setup(struct run *run, int argc, char **argv)
 		return die(2, err);
 	if (run->o.polled && target_check_poll(&run->t, err, sizeof(err)))
 		return die(1, err);
+	if (target_queue_short(&run->t, run->o.depth, err, sizeof(err)))
+		fprintf(stderr, "perflab-bench: warning: %s\n", err);
 	if (run->o.profile) {
 		run->prof = profile_open(run->o.profile_freq, err, sizeof(err));
 		if (!run->prof)

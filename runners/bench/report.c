@@ -145,6 +145,8 @@ static void json_device(struct jw *j, const struct target *t)
 	jw_i64(j, t->io_poll);
 	jw_key(j, "scheduler");
 	jw_str(j, t->scheduler);
+	jw_key(j, "nr_requests");
+	jw_u64(j, t->nr_requests);
 	jw_key(j, "size_bytes");
 	jw_u64(j, t->size);
 	jw_obj_close(j);

@@ -126,6 +126,8 @@ static void read_facts(struct target *t)
 		t->lbs = strtoul(line, NULL, 10);
 	if (!read_line(q, "io_poll", line, sizeof(line)))
 		t->io_poll = atoi(line);
+	if (!read_line(q, "nr_requests", line, sizeof(line)))
+		t->nr_requests = strtoul(line, NULL, 10);
 	if (!read_line(q, "scheduler", line, sizeof(line)))
 		pick_scheduler(line, t->scheduler, sizeof(t->scheduler));
 	snprintf(q, sizeof(q), "%s/device", t->sysdir);
@@ -247,4 +249,20 @@ int target_check_poll(const struct target *t, char *err, size_t len)
 		    "cannot be verified. Fix: run on a block device with poll "
 		    "queues, or with -p0",
 		    t->path, t->is_block ? "device" : "file");
+}
+
+int target_queue_short(const struct target *t, unsigned int depth, char *msg,
+		       size_t len)
+{
+	bool nullb = !strncmp(t->name, "nullb", 5);
+
+	if (!t->nr_requests || depth <= t->nr_requests)
+		return 0;
+	snprintf(msg, len,
+		 "%s: the device queue holds %u requests (%s/queue/nr_requests) "
+		 "but -d asks for %u in flight, so QD%u is not reached. Fix: %s",
+		 t->path, t->nr_requests, t->sysdir, depth, depth,
+		 nullb ? "null_blk hw_queue_depth=N" :
+			 "a deeper device queue (nr_requests)");
+	return 1;
 }

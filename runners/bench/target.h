@@ -23,12 +23,21 @@ struct target {
 	char scheduler[32];
 	unsigned int lbs;	/* logical block size, 0 if unknown */
 	int io_poll;		/* queue/io_poll: 1, 0, -1 unknown */
+	unsigned int nr_requests; /* queue/nr_requests, 0 if unknown */
 	unsigned long fs_magic;	/* statfs f_type for files */
 };
 
 /* Opens @path O_DIRECT read-only and gathers facts. -1 with err on failure. */
 int target_open(struct target *t, const char *path, char *err, size_t len);
 void target_close(struct target *t);
+
+/*
+ * 1 with a message in @msg when the device queue holds fewer requests
+ * (queue/nr_requests) than @depth: the requested queue depth cannot be
+ * reached, the surplus waits for tags (or is punted by io_uring).
+ */
+int target_queue_short(const struct target *t, unsigned int depth, char *msg,
+		       size_t len);
 
 /* Block size fits the device: multiple of lbs, not above size. */
 int target_check_bs(const struct target *t, unsigned int bs, char *err,

@@ -91,6 +91,13 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 		return -1;
 	}
 	o->build_s = rutil_now() - start;
+	{
+		char msg[4200];
+
+		snprintf(msg, sizeof(msg), "%s image %s",
+			 kr->cached ? "cached" : "built", kr->image);
+		phase(c, "build", msg);
+	}
 	o->build = json_object();
 	json_object_set_new(o->build, "cache_key", json_string(kr->key));
 	json_object_set_new(o->build, "cached", json_boolean(kr->cached));

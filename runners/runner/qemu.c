@@ -60,12 +60,17 @@ char *qemu_kernel_cmdline(const struct qemu_spec *s)
 {
 	const char *dev;
 
+	/*
+	 * null_blk's default queue holds 64 requests: QD128 would leave half
+	 * the IOs waiting for tags. 1024 is what an NVMe queue has
+	 * (nvme.io_queue_depth).
+	 */
 	if (!strcmp(s->target, "nvme"))
 		dev = "nvme.poll_queues=1";
 	else
 		dev = "null_blk.queue_mode=2 null_blk.irqmode=0 "
 		      "null_blk.poll_queues=1 null_blk.submit_queues=1 "
-		      "null_blk.nr_devices=1";
+		      "null_blk.hw_queue_depth=1024 null_blk.nr_devices=1";
 	/*
 	 * icount: one vCPU, so the HPET can drive the tick; noapictimer
 	 * skips the local APIC timer calibration, a ~0.1 s guest-time busy

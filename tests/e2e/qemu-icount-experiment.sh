@@ -97,6 +97,12 @@ check "$rc" -eq 1 "perflab watch --fail-on-regression exit code"
 jq -e '.comparison' <<<"$exp" >/dev/null || fail "no comparison served"
 echo "$exp" | jq -c '.comparison' | head -c 2000; echo
 
+# the guest's null_blk queue must hold the whole queue depth, or QD128
+# would be measured with half the IOs waiting for tags
+short=$(sql "SELECT count(*) FROM runs WHERE experiment_id = $id AND
+	coalesce(json_extract(device, '$.nr_requests'), 0) <
+	json_extract(params, '$.depth')")
+check "$short" -eq 0 "runs whose device queue is shallower than the queue depth"
 nruns=$(sql "SELECT count(*) FROM runs WHERE experiment_id = $id")
 check "$nruns" -eq $((2 * runs)) "runs in SQLite"
 nsamples=$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = $id")

@@ -55,6 +55,8 @@ int main(void)
 	CHECK(strstr(j, " noapictimer "));	/* icount: no APIC calibration */
 	CHECK(strstr(j, "null_blk.queue_mode=2 null_blk.irqmode=0 "
 		      "null_blk.poll_queues=1"));
+	/* deeper than QD128, or half the IOs would wait for tags */
+	CHECK(strstr(j, " null_blk.hw_queue_depth=1024 "));
 	CHECK(strstr(j, "perflab_target=nullb"));
 	CHECK(strstr(j, "perflab_bench=-d,128,-r,3"));
 	CHECK(strstr(j, " perflab_canary=4"));
