@@ -167,15 +167,26 @@ out:
 	return id;
 }
 
+int alerts_state_valid(const char *state)
+{
+	for (int i = 0; states[i]; i++)
+		if (!strcmp(states[i], state))
+			return 1;
+	return 0;
+}
+
+int alerts_kind_valid(const char *kind)
+{
+	return !strcmp(kind, "verdict") || !strcmp(kind, "change_point");
+}
+
 int alerts_set_state(sqlite3 *db, int64_t alert_id, const char *state,
 		     const char *who, const char *note, time_t now)
 {
 	sqlite3_stmt *st;
-	int ok = 0, ret = -3;
+	int ok, ret = -3;
 
-	for (int i = 0; states[i]; i++)
-		ok |= !strcmp(states[i], state);
-	if (!ok)
+	if (!alerts_state_valid(state))
 		return -1;
 	if (db_begin(db))
 		return -3;

@@ -44,6 +44,11 @@ int64_t alerts_raise_verdict(sqlite3 *db, int64_t comparison_id, int email,
 int64_t alerts_raise_change_point(sqlite3 *db, int64_t cp_id, int email,
 				  time_t now);
 
+/* 1 when @state is one of the triage states, else 0. */
+int alerts_state_valid(const char *state);
+/* 1 when @kind is an alert kind (verdict, change_point), else 0. */
+int alerts_kind_valid(const char *kind);
+
 /* Set @state (validated) with @who and an optional @note. 0, -1 bad state,
  * -2 no such alert, -3 database error. */
 int alerts_set_state(sqlite3 *db, int64_t alert_id, const char *state,

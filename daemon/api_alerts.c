@@ -11,18 +11,26 @@
 #include "daemon/api_alerts.h"
 #include "daemon/db.h"
 
+#define BAD_STATE \
+	"state must be one of new, acknowledged, investigating, invalid, fixed, wontfix"
+
 int api_alerts_list(struct http_req *req, struct http_resp *resp)
 {
 	const char *state = http_query(req, "state"), *kind = http_query(req, "kind");
-	sqlite3_stmt *st = db_prepare(req->db,
+	sqlite3_stmt *st;
+	json_t *a;
+
+	if (state && !alerts_state_valid(state))
+		return http_error(resp, 400, BAD_STATE);
+	if (kind && !alerts_kind_valid(kind))
+		return http_error(resp, 400, "kind must be verdict or change_point");
+	st = db_prepare(req->db,
 		"SELECT a.id, a.kind, a.state, a.title, a.metric, a.delta_pct,"
 		" a.experiment_id, a.comparison_id, a.series_id, a.change_point_id,"
 		" a.host_id, a.created_at, a.updated_at, (SELECT who FROM alert_history"
 		" h WHERE h.alert_id = a.id ORDER BY h.id DESC LIMIT 1) AS updated_by"
 		" FROM alerts a WHERE (?1 IS NULL OR a.state = ?1) AND"
 		" (?2 IS NULL OR a.kind = ?2) ORDER BY a.id DESC LIMIT 1000");
-	json_t *a;
-
 	if (!st)
 		return -1;
 	if (state)
@@ -66,7 +74,7 @@ int api_alert_patch(struct http_req *req, struct http_resp *resp)
 	}
 	rc = alerts_set_state(req->db, id, state, req->auth.name, note, time(NULL));
 	if (rc == -1)
-		ret = http_error(resp, 400, "state must be one of new, acknowledged, investigating, invalid, fixed, wontfix");
+		ret = http_error(resp, 400, BAD_STATE);
 	else if (rc == -2)
 		ret = http_error(resp, 404, "no such alert");
 	else if (rc < 0)

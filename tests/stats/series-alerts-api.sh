@@ -95,6 +95,14 @@ api PATCH "/api/v1/alerts/$ID" "$KEY" '{"state":"done"}' >/dev/null
 expect_status 400 "bad state"
 api PATCH /api/v1/alerts/999 "$KEY" '{"state":"fixed"}' >/dev/null
 expect_status 404 "unknown alert"
+# List filters are checked, not matched against nothing.
+a=$(api GET "/api/v1/alerts?state=acknowledged&kind=change_point" "$KEY")
+expect_status 200 "filtered list"
+check "$(jq '.alerts | length' <<<"$a")" -eq 1 "acknowledged change-point alerts"
+api GET "/api/v1/alerts?state=bogus" "$KEY" >/dev/null
+expect_status 400 "unknown state filter"
+api GET "/api/v1/alerts?kind=bogus" "$KEY" >/dev/null
+expect_status 400 "unknown kind filter"
 
 # Same history again plus JSON points: no duplicate change point.
 api POST /api/v1/series/import "$KEY" \
