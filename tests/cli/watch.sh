@@ -100,7 +100,7 @@ wpid=$!
 sleep 1.5
 kill -TERM "$DAEMON_PID"
 wait "$DAEMON_PID"
-build/perflabd --listen "127.0.0.1:$PORT" --db "$DB" >>"$TMP/perflabd.log" 2>&1 &
+build/perflabd --listen "127.0.0.1:$PORT" --db "$DB" >>"$TMP/daemon.log" 2>&1 &
 DAEMON_PID=$!
 sim 3
 timeout 120 tail --pid=$wpid -f /dev/null
