@@ -5,27 +5,14 @@
 # once and the database passes integrity_check. Uses a small tmpfs
 # mounted over a temp dir (needs root).
 . "$(dirname "$0")/../api/lib.sh"
+. "$(dirname "$0")/lib.sh"
 MNT=$TMP/mnt
 mkdir -p "$MNT"
 mount -t tmpfs -o size=3m,mode=0700 perflab-test "$MNT" 2>/dev/null ||
 	skip "cannot mount a tmpfs (needs root)"
-unmount() {
-	stop_daemon 2>/dev/null
-	umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null
-	cleanup
-}
 trap unmount EXIT
 DB=$MNT/perflab.db
-start_daemon --lease-seconds 600
-SUB=$(make_key submit alice)
-RUN=$(make_key runner r1)
-register_host "$RUN" h1
-api POST /api/v1/experiments "$SUB" '{"runs":2,"max_runs":2,"variants":[{"name":"A"},{"name":"B"}]}' >/dev/null
-expect_status 201 "create"
-job=$(claim "$RUN" h1 0)
-expect_status 200 "claim"
-id=$(jq -r .job_id <<<"$job")
-lease=$(jq -r .lease <<<"$job")
+claim_one_job 2
 # A result big enough not to fit in what is left: 20000 samples.
 sample_result "$lease" 100000 20000 >"$TMP/result.json"
 

@@ -4,6 +4,9 @@
 #   kill_tree PID                        # kill -9 PID and its direct children
 #   wait_for 'shell condition' SECONDS WHAT
 #   check_exact_runs EXPERIMENT_ID       # one run per job, planned count
+#   trap unmount EXIT                    # stop perflabd, unmount $MNT, detach $LOOP
+#   claim_one_job RUNS                   # daemon on $DB, A/B experiment, one
+#                                        # job claimed: SUB RUN id lease
 
 # A runner speaking the protocol with curl. For each job: heartbeat
 # build, boot, run, then upload. With a STALL_PHASE it writes
@@ -85,4 +88,31 @@ need_local_runner() {
 		rm -rf "$WD"
 		skip "no O_DIRECT on /var/tmp"
 	fi
+}
+
+# For tests that put the database on a file system of their own at $MNT
+# (optionally on loop device $LOOP): the EXIT trap.
+unmount() {
+	stop_daemon 2>/dev/null
+	umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null
+	[ -n "${LOOP:-}" ] && losetup -d "$LOOP" 2>/dev/null
+	cleanup
+}
+
+# claim_one_job RUNS: starts perflabd on $DB, makes keys SUB and RUN, host
+# h1, an experiment of variants A and B with RUNS runs each, and claims
+# one of its jobs: sets id and lease.
+claim_one_job() {
+	local job
+
+	start_daemon --lease-seconds 600
+	SUB=$(make_key submit alice)
+	RUN=$(make_key runner r1)
+	register_host "$RUN" h1
+	api POST /api/v1/experiments "$SUB" "{\"runs\":$1,\"max_runs\":$1,\"variants\":[{\"name\":\"A\"},{\"name\":\"B\"}]}" >/dev/null
+	expect_status 201 "create"
+	job=$(claim "$RUN" h1 0)
+	expect_status 200 "claim"
+	id=$(jq -r .job_id <<<"$job")
+	lease=$(jq -r .lease <<<"$job")
 }

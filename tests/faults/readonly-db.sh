@@ -5,6 +5,7 @@
 # nothing half-written; after fsck and a restart the same upload (same
 # lease) is stored once and integrity_check is ok. Needs root and loop.
 . "$(dirname "$0")/../api/lib.sh"
+. "$(dirname "$0")/lib.sh"
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
 	skip "losetup or mkfs.ext4 not installed"
 MNT=$TMP/mnt
@@ -12,12 +13,6 @@ LOOP=
 mkdir -p "$MNT"
 truncate -s 24M "$TMP/img"
 mkfs.ext4 -q -F "$TMP/img" >/dev/null 2>&1 || skip "mkfs.ext4 failed"
-unmount() {
-	stop_daemon 2>/dev/null
-	umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null
-	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
-	cleanup
-}
 trap unmount EXIT
 LOOP=$(losetup -f --show "$TMP/img" 2>/dev/null) || skip "no loop device available"
 mount -o errors=remount-ro "$LOOP" "$MNT" 2>/dev/null || skip "cannot mount ext4 (needs root)"
@@ -25,16 +20,7 @@ trigger=/sys/fs/ext4/${LOOP#/dev/}/trigger_fs_error
 [ -w "$trigger" ] || skip "$trigger not available"
 
 DB=$MNT/perflab.db
-start_daemon --lease-seconds 600
-SUB=$(make_key submit alice)
-RUN=$(make_key runner r1)
-register_host "$RUN" h1
-api POST /api/v1/experiments "$SUB" '{"runs":1,"max_runs":1,"variants":[{"name":"A"},{"name":"B"}]}' >/dev/null
-expect_status 201 "create"
-job=$(claim "$RUN" h1 0)
-expect_status 200 "claim"
-id=$(jq -r .job_id <<<"$job")
-lease=$(jq -r .lease <<<"$job")
+claim_one_job 1
 sample_result "$lease" 100000 200 >"$TMP/result.json"
 before=$(sql .dump | md5sum)
 
