@@ -127,25 +127,20 @@ awk '
 			}
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	{ v[$1, ++c[$1]] = $2; u[$1, c[$1]] = $3; p[$1, c[$1]] = $4 }
+	# prints "per-round WHAT X/Y: r1 r2 ...  median m" for figure column f
+	function rounds(what, x, y, f,   i, r) {
+		printf "per-round %s %s/%s:", what, x, y
+		for (i = 1; i <= n; i++) {
+			r[i] = fig[x, i, f] / fig[y, i, f]
+			printf " %.3f", r[i]
+		}
+		printf "  median %.3f\n", median(r, n)
+	}
+	{ c[$1]++; fig[$1, c[$1], 2] = $2; fig[$1, c[$1], 3] = $3; fig[$1, c[$1], 4] = $4 }
 	END {
 		n = c["A"]
-		printf "per-round IOPS A/B:"
-		for (i = 1; i <= n; i++) { r[i] = v["A", i] / v["B", i]; printf " %.3f", r[i] }
-		printf "  median %.3f\n", median(r, n)
-		printf "per-round CPU/IO A/B:"
-		for (i = 1; i <= n; i++) { r[i] = u["A", i] / u["B", i]; printf " %.3f", r[i] }
-		printf "  median %.3f\n", median(r, n)
-		printf "per-round best-second A/B:"
-		for (i = 1; i <= n; i++) { r[i] = p["A", i] / p["B", i]; printf " %.3f", r[i] }
-		printf "  median %.3f\n", median(r, n)
-		printf "per-round IOPS C/A:"
-		for (i = 1; i <= n; i++) { r[i] = v["C", i] / v["A", i]; printf " %.3f", r[i] }
-		printf "  median %.3f\n", median(r, n)
-		printf "per-round CPU/IO C/A:"
-		for (i = 1; i <= n; i++) { r[i] = u["C", i] / u["A", i]; printf " %.3f", r[i] }
-		printf "  median %.3f\n", median(r, n)
-		printf "per-round best-second C/A:"
-		for (i = 1; i <= n; i++) { r[i] = p["C", i] / p["A", i]; printf " %.3f", r[i] }
-		printf "  median %.3f\n", median(r, n)
+		rounds("IOPS", "A", "B", 2); rounds("CPU/IO", "A", "B", 3)
+		rounds("best-second", "A", "B", 4)
+		rounds("IOPS", "C", "A", 2); rounds("CPU/IO", "C", "A", 3)
+		rounds("best-second", "C", "A", 4)
 	}' "$work/figs"
