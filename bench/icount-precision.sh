@@ -35,7 +35,15 @@ ladder="0 1 2 4 8 16 64 256"
 for f in "$R" build/perflab-bench-static build/perflabd build/perflab; do
 	[ -x "$f" ] || { echo "$f not built (make; make static-bench)"; exit 1; }
 done
+# Results accumulate across invocations, but only for the same runner and
+# bench binaries: figures from another build are moved aside, not mixed in.
+fp=$(cat "$R" build/perflab-bench-static | sha256sum | cut -c1-16)
+if [ -d "$out" ] && [ "$(cat "$out/binaries" 2>/dev/null)" != "$fp" ]; then
+	echo "$out holds results of other binaries: moved to $out.$(date +%s)"
+	mv "$out" "$out.$(date +%s)"
+fi
 mkdir -p "$out"
+echo "$fp" >"$out/binaries"
 
 # one NAME [try args]: one boot, result as $out/NAME-K.json, wall in $out/wall
 one() {
