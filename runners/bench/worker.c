@@ -217,7 +217,7 @@ static void ring_fini(struct ring_state *rs)
  * that shape is 0.45 % cheaper per IO but lands on one of several levels
  * from boot to boot (A/A spread 0.08 %), where this one repeats to 0.002 %
  * in ns/IO; the lab's verdicts need the latter. (With null_blk's default
- * 64 tags that shape was 3x slower: the IOs beyond them went to io-wq.)
+ * 64 tags that shape was 3x slower: it keeps more IOs in flight than that.)
  */
 static inline int enter(struct ring_state *rs, unsigned int submit,
 			unsigned int wait)
