@@ -146,6 +146,19 @@ static bool safe_url_path(const char *url)
 	return true;
 }
 
+/*
+ * web/ also holds the npm tree of the browser tests (playwright-core);
+ * of node_modules only uPlot's dist files belong to the UI.
+ */
+static bool web_path_allowed(const char *rel)
+{
+	static const char nm[] = "/node_modules/";
+	static const char uplot[] = "/node_modules/uplot/dist/";
+
+	return strncmp(rel, nm, sizeof(nm) - 1) == 0 ?
+		strncmp(rel, uplot, sizeof(uplot) - 1) == 0 : true;
+}
+
 static enum MHD_Result serve_static(struct server *s, struct MHD_Connection *c,
 				    struct req_state *st, const char *url)
 {
@@ -165,7 +178,8 @@ static enum MHD_Result serve_static(struct server *s, struct MHD_Connection *c,
 	if (!realpath(path, real))
 		return reply_error(c, st, 404, "not found", NULL);
 	n = strlen(s->web_real);
-	if (strncmp(real, s->web_real, n) || real[n] != '/')
+	if (strncmp(real, s->web_real, n) || real[n] != '/' ||
+	    !web_path_allowed(real + n))
 		return reply_error(c, st, 404, "not found", NULL);
 	if (stat(real, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		if (strlen(real) + 12 >= sizeof(real))

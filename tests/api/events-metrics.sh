@@ -2,9 +2,13 @@
 # Description: GET /api/v1/events streams job and experiment state changes
 # as server-sent events; /metrics reports queue depth, jobs/hosts by state
 # and request counts; /healthz answers; static files are served from --web
-# without path traversal.
+# without path traversal, and of web/node_modules only uPlot's dist files.
 . "$(dirname "$0")/lib.sh"
-mkdir -p "$TMP/web/sub"
+mkdir -p "$TMP/web/sub" "$TMP/web/node_modules/uplot/dist" \
+	"$TMP/web/node_modules/playwright-core"
+echo 'uplot' >"$TMP/web/node_modules/uplot/dist/uPlot.iife.min.js"
+echo '{}' >"$TMP/web/node_modules/uplot/package.json"
+echo '{}' >"$TMP/web/node_modules/playwright-core/package.json"
 echo '<h1>perflab</h1>' >"$TMP/web/index.html"
 echo 'body{}' >"$TMP/web/sub/a.css"
 echo 'secret' >"$TMP/secret.txt"
@@ -56,6 +60,12 @@ for p in /../secret.txt /sub/../../secret.txt /%2e%2e/secret.txt /sub/%2e%2e/%2e
 	code=$(curl -s --path-as-is -o "$TMP/out" -w '%{http_code}' "$BASE$p")
 	grep -q secret "$TMP/out" && fail "path traversal with $p"
 	check "$code" = 404 "traversal $p refused"
+done
+check "$(api GET /node_modules/uplot/dist/uPlot.iife.min.js "")" = uplot "uPlot served"
+for p in /node_modules/playwright-core/package.json /node_modules/uplot/package.json \
+	/node_modules/uplot/dist/../package.json /node_modules/; do
+	code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "$BASE$p")
+	check "$code" = 404 "$p not served"
 done
 api POST /index.html "" x >/dev/null
 expect_status 405 "POST to a static file"
