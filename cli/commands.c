@@ -24,7 +24,8 @@ const struct cli_command cli_commands[] = {
 	{ "show", cmd_show, "ID [--json]",
 	  "experiment state, variants, runs and verdict table" },
 	{ "watch", cmd_watch, "ID [--fail-on-regression] [--interval S]",
-	  "progress until the experiment ends, then the verdict table" },
+	  "progress until the experiment ends, then the verdict table; follows\n"
+	  "      /api/v1/events, polls every S seconds (2) without it" },
 	{ "perf-diff", cmd_perf_diff, "ID [--variant V]",
 	  "perf diff of a variant against the control (text)" },
 	{ "compare", cmd_compare, "[NAME=]LOG [NAME=]LOG... [--json]",

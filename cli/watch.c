@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * watch - `perflab watch ID`: poll the experiment, draw progress, print
- * the verdict table when it ends.
+ * watch - `perflab watch ID`: follow the experiment, draw progress, print
+ * the verdict table when it ends. It refreshes when /api/v1/events says
+ * the experiment changed, and polls every --interval seconds where the
+ * event stream cannot be had.
  */
 #include <getopt.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 #include "cli/progress.h"
 #include "cli/render.h"
 #include "cli/util.h"
+#include "common/sse_client.h"
 
 #define WATCH_MAX_FAILURES 5	/* consecutive failed polls before giving up */
 
@@ -95,6 +98,7 @@ static bool settled(json_t *exp)
 }
 
 #define WATCH_SETTLE_POLLS 5	/* polls to wait for a "done" to settle */
+#define WATCH_EVENT_WAIT 30	/* seconds on the event stream between refreshes */
 
 struct watch_opts {
 	long long id;
@@ -177,12 +181,40 @@ static int report(json_t *exp, const struct watch_opts *w)
 	return CLI_OK;
 }
 
+/*
+ * Waits for the experiment's next event. The first wait replays the
+ * events the daemon kept (since=0), so none falls between the first GET
+ * and the stream; after an error (e.g. perflabd restarted, its event ids
+ * start again) the same. Where the stream fails, sleeps --interval.
+ */
+static void wait_change(const struct client *c, const struct watch_opts *w,
+			unsigned long long *since)
+{
+	struct sse_event ev;
+	char url[1024], err[512];
+	int r;
+
+	snprintf(url, sizeof(url), "%s/api/v1/events?experiment=%lld&since=%llu",
+		 c->server, w->id, *since);
+	r = sse_wait(url, c->key, WATCH_EVENT_WAIT, &ev, err, sizeof(err));
+	if (r == SSE_EVENT) {
+		if (ev.id)
+			*since = ev.id;
+		return;
+	}
+	if (r == SSE_TIMEOUT)
+		return;
+	*since = 0;
+	sleep(w->interval);
+}
+
 int cmd_watch(const struct client *c, int argc, char **argv)
 {
 	struct watch_opts w;
 	struct progress p;
 	char path[128], status[256];
 	int failures = 0, unsettled = 0, done, total, ret;
+	unsigned long long since = 0;
 	json_t *exp = NULL;
 	bool seen = false;
 	long code;
@@ -204,6 +236,7 @@ int cmd_watch(const struct client *c, int argc, char **argv)
 				progress_finish(&p);
 				return CLI_ERROR;
 			}
+			since = 0;
 			sleep(w.interval);
 			continue;
 		}
@@ -215,7 +248,10 @@ int cmd_watch(const struct client *c, int argc, char **argv)
 			unsettled = 0;
 		else if (settled(exp) || ++unsettled > WATCH_SETTLE_POLLS)
 			break;
-		sleep(unsettled ? 1 : w.interval);
+		if (unsettled)
+			sleep(1);
+		else
+			wait_change(c, &w, &since);
 	}
 	progress_finish(&p);
 	ret = report(exp, &w);

@@ -5,7 +5,8 @@
 # to an inconclusive experiment or perflabd restarts meanwhile; the
 # regression is listed by perflab alerts and perf-diff prints its
 # profile; a variant whose patch does not apply shows the tool's output
-# (watch exits 2). Runs are uploaded through the real runner protocol of
+# (watch exits 2). watch follows /api/v1/events and falls back to
+# polling when the stream breaks. Runs are uploaded through the real runner protocol of
 # a real perflabd (tests/cli/sim_runner.py).
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/patch.sh"
@@ -32,12 +33,13 @@ stop_sim() {
 }
 trap 'stop_sim; cli_cleanup' EXIT
 
-# 1: a 3 % slowdown must read as a regression
+# 1: a 3 % slowdown must read as a regression. --interval 3600: only the
+# event stream (/api/v1/events) can bring the updates in time.
 expect_rc 0 pl submit "$TMP/a.patch" --runs 6 --label "$label" -q
 id=$(cat "$TMP/out")
 sim 3
 timeout 120 "$PERFLAB" --server "$URL" --key "$key" watch "$id" \
-	--fail-on-regression --interval 1 >"$TMP/watch1" 2>&1
+	--fail-on-regression --interval 3600 >"$TMP/watch1" 2>&1
 rc=$?
 stop_sim
 cat "$TMP/watch1"
@@ -45,6 +47,8 @@ cat "$TMP/watch1"
 grep -q "runs 100%" "$TMP/watch1" || fail "no finished progress line"
 grep -q "regression" "$TMP/watch1" || fail "no regression in the table"
 grep -q "iops" "$TMP/watch1" || fail "no iops row"
+curl -s "$URL/metrics" | grep -q 'route="/api/v1/events",code="2xx"} [1-9]' ||
+	fail "watch did not use the event stream"
 
 # show of the finished experiment has the same verdict; exit 0 (not gating)
 expect_rc 0 pl show "$id"
