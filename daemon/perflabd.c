@@ -23,7 +23,9 @@ static void usage(FILE *f)
 		"usage: perflabd [--listen ADDR:PORT] [--db FILE] [--web DIR]\n"
 		"                [--lease-seconds N] [--max-attempts N] [--public-read]\n"
 		"                [--port-file FILE] [--smtp-url smtp://HOST:PORT\n"
-		"                --smtp-from ADDR --smtp-to ADDR[,ADDR]] [--public-url URL]\n"
+		"                --smtp-from ADDR --smtp-to ADDR[,ADDR]\n"
+		"                [--smtp-user USER --smtp-password-file FILE]]\n"
+		"                [--public-url URL]\n"
 		"       perflabd key create --role submit|admin|runner NAME [--db FILE]\n"
 		"       perflabd key list [--db FILE]\n"
 		"       perflabd key revoke NAME [--db FILE]\n"
@@ -168,6 +170,33 @@ static int parse_int(const char *s, int min, int max, int *out)
 	return 0;
 }
 
+/*
+ * The SMTP password comes from a file (first line), never from the
+ * command line, where every user of the machine could read it.
+ */
+static char *read_secret(const char *path)
+{
+	char line[1024];
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "perflabd: --smtp-password-file %s: %m\n", path);
+		return NULL;
+	}
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	n = strcspn(line, "\r\n");
+	line[n] = '\0';
+	if (!n) {
+		fprintf(stderr, "perflabd: --smtp-password-file %s is empty\n",
+			path);
+		return NULL;
+	}
+	return strdup(line);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -181,6 +210,8 @@ int main(int argc, char **argv)
 		{ "smtp-url", required_argument, NULL, 'S' },
 		{ "smtp-from", required_argument, NULL, 'F' },
 		{ "smtp-to", required_argument, NULL, 'T' },
+		{ "smtp-user", required_argument, NULL, 'u' },
+		{ "smtp-password-file", required_argument, NULL, 'W' },
 		{ "public-url", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -209,6 +240,12 @@ int main(int argc, char **argv)
 		case 'S': cfg.smtp_url = optarg; break;
 		case 'F': cfg.smtp_from = optarg; break;
 		case 'T': cfg.smtp_to = optarg; break;
+		case 'u': cfg.smtp_user = optarg; break;
+		case 'W':
+			cfg.smtp_password = read_secret(optarg);
+			if (!cfg.smtp_password)
+				return 2;
+			break;
 		case 'U': cfg.public_url = optarg; break;
 		case 'L':
 			if (parse_int(optarg, 1, 86400, &cfg.lease_seconds))
@@ -224,6 +261,10 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		return usage(stderr), 2;
+	if (!cfg.smtp_user != !cfg.smtp_password) {
+		fprintf(stderr, "perflabd: --smtp-user and --smtp-password-file go together\n");
+		return 2;
+	}
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);

@@ -510,7 +510,9 @@ static void *reaper_main(void *arg)
 			/* Alert deliveries (network I/O: outside the lock). */
 			alerts_deliver_due(db, &(struct alerts_smtp){
 				.url = s->cfg.smtp_url, .from = s->cfg.smtp_from,
-				.to = s->cfg.smtp_to, .base_url = s->cfg.public_url },
+				.to = s->cfg.smtp_to, .base_url = s->cfg.public_url,
+				.user = s->cfg.smtp_user,
+				.password = s->cfg.smtp_password },
 				time(NULL));
 			db_pool_put(&s->pool, db);
 		}

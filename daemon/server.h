@@ -31,6 +31,7 @@ struct server_config {
 	int conn_limit;
 	/* Alert email (alerts.h): SMTP URL, sender, recipients; link base. */
 	const char *smtp_url, *smtp_from, *smtp_to, *public_url;
+	const char *smtp_user, *smtp_password;	/* SMTP AUTH, optional */
 };
 
 struct server {

@@ -3,8 +3,10 @@
 #   receivers.py DIR
 # An HTTP server that records every POST (headers + body) as DIR/hook.N and
 # answers 500 to the first request and 200 afterwards; a minimal SMTP sink
-# that stores every message as DIR/mail.N. Ports go to DIR/http.port and
+# that offers AUTH PLAIN and stores every message as DIR/mail.N (with an
+# "AUTH user=U pass=P" line when the client logged in). Ports go to DIR/http.port and
 # DIR/smtp.port. Runs until killed.
+import base64
 import http.server
 import os
 import socketserver
@@ -61,8 +63,23 @@ class Smtp(socketserver.StreamRequestHandler):
                     data.append(line[1:] if line.startswith("..") else line)
                 continue
             cmd = line[:4].upper()
-            if cmd in ("EHLO", "HELO"):
+            if cmd == "EHLO":
+                self.reply("250-sink")
+                self.reply("250 AUTH PLAIN")
+            elif cmd == "HELO":
                 self.reply("250 sink")
+            elif cmd == "AUTH":
+                parts = line.split()
+                if len(parts) < 3:
+                    self.reply("334 ")
+                    parts.append(self.rfile.readline().decode().strip())
+                try:
+                    _, user, pw = base64.b64decode(parts[2]).decode().split("\0")
+                except ValueError:
+                    self.reply("501 bad AUTH PLAIN")
+                    continue
+                envelope.append("AUTH user=%s pass=%s" % (user, pw))
+                self.reply("235 ok")
             elif cmd in ("MAIL", "RCPT"):
                 envelope.append(line)
                 self.reply("250 ok")

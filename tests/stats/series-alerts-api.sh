@@ -4,7 +4,9 @@
 # point 70 gets one change point there and one alert; the alert goes to a
 # webhook (HTTP receiver answering 500 then 200: the failure is logged and
 # retried with backoff, the X-Perflab-Signature HMAC-SHA256 matches the
-# body) and by SMTP to a sink (LKP-style subject and text); triage via
+# body) and by SMTP to a sink (LKP-style subject and text, SMTP AUTH with
+# the password from --smtp-password-file; a missing file stops perflabd
+# from starting); triage via
 # PATCH records who/when; re-import adds no duplicate change point; a
 # tracked baseline gets its experiment queued.
 . "$(dirname "$0")/../api/lib.sh"
@@ -18,8 +20,13 @@ trap 'kill $RX 2>/dev/null; cleanup' EXIT
 for _ in $(seq 100); do [ -s "$TMP/rx/smtp.port" ] && [ -s "$TMP/rx/http.port" ] && break; sleep 0.05; done
 [ -s "$TMP/rx/smtp.port" ] || fail "receivers did not start"
 
+printf 's3cret pw\n' >"$TMP/smtp.pass"
+"$PERFLABD" --db "$DB" --smtp-user perflab --smtp-password-file "$TMP/nope" \
+	>"$TMP/out" 2>&1 && fail "perflabd started without its SMTP password file"
+grep -q "smtp-password-file" "$TMP/out" || fail "no reason: $(cat "$TMP/out")"
 start_daemon --smtp-url "smtp://127.0.0.1:$(cat "$TMP/rx/smtp.port")" \
-	--smtp-from perflab@lab.test --smtp-to dev@lab.test --public-url http://lab.test
+	--smtp-from perflab@lab.test --smtp-to dev@lab.test --public-url http://lab.test \
+	--smtp-user perflab --smtp-password-file "$TMP/smtp.pass"
 ADMIN=$(make_key admin boss)
 KEY=$(make_key submit tester)
 
@@ -85,6 +92,8 @@ for _ in $(seq 100); do [ -f "$TMP/rx/mail.1" ] && break; sleep 0.1; done
 grep -q '^Subject: \[perflab\] -3\.[0-9]% regression of iops' "$TMP/rx/mail.1" || fail "subject: $(grep Subject "$TMP/rx/mail.1")"
 grep -q 'FYI, we noticed' "$TMP/rx/mail.1" || fail "mail body"
 grep -q 'RCPT TO:<dev@lab.test>' "$TMP/rx/mail.1" || fail "recipient"
+grep -qx 'AUTH user=perflab pass=s3cret pw' "$TMP/rx/mail.1" ||
+	fail "SMTP login: $(grep AUTH "$TMP/rx/mail.1")"
 
 # Triage.
 p=$(api PATCH "/api/v1/alerts/$ID" "$KEY" '{"state":"acknowledged","note":"bisecting"}')
