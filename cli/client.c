@@ -8,14 +8,14 @@
 #include "cli/client.h"
 #include "common/http_client.h"
 
-static char *join_url(const char *server, const char *path)
+char *client_url(const struct client *c, const char *path)
 {
-	size_t sl = strlen(server);
+	size_t sl = strlen(c->server);
 	char *url;
 
-	while (sl && server[sl - 1] == '/')
+	while (sl && c->server[sl - 1] == '/')
 		sl--;
-	if (asprintf(&url, "%.*s%s", (int)sl, server, path) < 0)
+	if (asprintf(&url, "%.*s%s", (int)sl, c->server, path) < 0)
 		return NULL;
 	return url;
 }
@@ -37,7 +37,7 @@ int client_request(const struct client *c, const char *method,
 	int ret;
 
 	memset(resp, 0, sizeof(*resp));
-	url = join_url(c->server, path);
+	url = client_url(c, path);
 	if (!url) {
 		fprintf(stderr, "perflab: out of memory\n");
 		return -1;

@@ -47,6 +47,9 @@ int client_json(const struct client *c, const char *method, const char *path,
 int client_text(const struct client *c, const char *method, const char *path,
 		char **out);
 
+/* server + @path without a doubled slash (malloc'd), NULL on no memory. */
+char *client_url(const struct client *c, const char *path);
+
 /* Print "perflab: METHOD PATH: HTTP N: error text" for a failed answer. */
 void client_print_error(const char *method, const char *path,
 			const struct client_resp *resp);

@@ -191,12 +191,15 @@ static void wait_change(const struct client *c, const struct watch_opts *w,
 			unsigned long long *since)
 {
 	struct sse_event ev;
-	char url[1024], err[512];
-	int r;
+	char path[128], err[512], *url;
+	int r = SSE_ERROR;
 
-	snprintf(url, sizeof(url), "%s/api/v1/events?experiment=%lld&since=%llu",
-		 c->server, w->id, *since);
-	r = sse_wait(url, c->key, WATCH_EVENT_WAIT, &ev, err, sizeof(err));
+	snprintf(path, sizeof(path), "/api/v1/events?experiment=%lld&since=%llu",
+		 w->id, *since);
+	url = client_url(c, path);
+	if (url)
+		r = sse_wait(url, c->key, WATCH_EVENT_WAIT, &ev, err, sizeof(err));
+	free(url);
 	if (r == SSE_EVENT) {
 		if (ev.id)
 			*since = ev.id;
