@@ -384,13 +384,35 @@ static json_t *rows_for(sqlite3 *db, const char *sql, int64_t id)
 	return a;
 }
 
+/* [[t, value], ...]: what a chart needs, a fifth of the full rows' size. */
+static json_t *point_pairs(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT t, value FROM series_points"
+				      " WHERE series_id = ? ORDER BY t, id");
+	json_t *a = json_array();
+
+	if (!st)
+		return a;
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		json_array_append_new(a, json_pack("[I,f]",
+			(json_int_t)sqlite3_column_int64(st, 0),
+			sqlite3_column_double(st, 1)));
+	sqlite3_finalize(st);
+	return a;
+}
+
 int api_series_get(struct http_req *req, struct http_resp *resp)
 {
 	const char *ids = http_query(req, "id"), *name = http_query(req, "name");
 	const char *metric = http_query(req, "metric");
+	const char *format = http_query(req, "format");
 	json_t *s, *arr;
 	int64_t id = -1;
 	char *end;
+
+	if (format && strcmp(format, "pairs") && strcmp(format, "rows"))
+		return http_error(resp, 400, "format must be rows or pairs");
 
 	if (!ids && !name)
 		return reply_rows(req, resp,
@@ -421,9 +443,12 @@ int api_series_get(struct http_req *req, struct http_resp *resp)
 	json_decref(arr);
 	if (!s)
 		return http_error(resp, 404, "no such series");
-	json_object_set_new(s, "points", rows_for(req->db,
-		"SELECT id, t, value, label, run_id, experiment_id FROM series_points"
-		" WHERE series_id = ? ORDER BY t, id", id));
+	if (format && !strcmp(format, "pairs"))
+		json_object_set_new(s, "points", point_pairs(req->db, id));
+	else
+		json_object_set_new(s, "points", rows_for(req->db,
+			"SELECT id, t, value, label, run_id, experiment_id FROM"
+			" series_points WHERE series_id = ? ORDER BY t, id", id));
 	json_object_set_new(s, "change_points", rows_for(req->db,
 		"SELECT c.id, c.point_id, c.t, p.label, c.mean_before, c.mean_after,"
 		" c.delta_pct, c.p_value, c.detected_at FROM change_points c LEFT JOIN"

@@ -51,6 +51,14 @@ check "$(head -n -1 <<<"$out" | jq .new_change_points)" -eq 1 "one change point"
 s=$(api GET "/api/v1/series?name=nightly" "$KEY")
 expect_status 200 "series"
 check "$(jq '.points | length' <<<"$s")" -eq 120 "points listed"
+# format=pairs: the same points as [t, value], for charts
+sid=$(jq .id <<<"$s")
+p=$(api GET "/api/v1/series?id=$sid&format=pairs" "$KEY")
+expect_status 200 "series as pairs"
+check "$(jq -c '[.points[] | [.t, .value]]' <<<"$s")" = "$(jq -c .points <<<"$p")" "pairs equal the rows' t and value"
+check "$(jq '.change_points | length' <<<"$p")" -eq 1 "change points with pairs"
+api GET "/api/v1/series?id=$sid&format=csv" "$KEY" >/dev/null
+expect_status 400 "unknown series format"
 label=$(jq -r '.change_points[0].label' <<<"$s")
 case $label in c06[89] | c07[012]) ;; *) fail "change point at $label, expected c070" ;; esac
 delta=$(jq '.change_points[0].delta_pct' <<<"$s")

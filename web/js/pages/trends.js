@@ -171,7 +171,7 @@ export async function render(ctx) {
 
 	async function fillPanel(s, panel) {
 		if (!s.points.t.length && s.count) {
-			const r = await api('/api/v1/series', { query: { id: s.id } });
+			const r = await api('/api/v1/series', { query: { id: s.id, format: 'pairs' } });
 			const full = normSeries(r.series && !Array.isArray(r.series) ? r.series : r);
 			Object.assign(s, { points: full.points, changePoints: full.changePoints.length ? full.changePoints : s.changePoints });
 		}
