@@ -171,7 +171,8 @@ int sse_wait(const char *url, const char *key, long timeout_s,
 	if (w.status && w.status != 200)
 		snprintf(err, errlen, "%s: HTTP %ld", url, w.status);
 	else
-		snprintf(err, errlen, "%s: %s", url, rc == CURLE_OK ?
-			 "the event stream ended" : curl_easy_strerror(rc));
+		snprintf(err, errlen, "%s: %s", url,
+			 rc == CURLE_OK ? "the event stream ended" :
+					  curl_easy_strerror(rc));
 	return SSE_ERROR;
 }

@@ -13,16 +13,16 @@
 #include <stddef.h>
 
 struct sse_event {
-	unsigned long long id;	/* last "id:" seen, 0 if none */
-	char type[32];		/* "event:", default "message" */
-	char data[4096];	/* "data:" lines joined by \n, truncated */
+	unsigned long long id; /* last "id:" seen, 0 if none */
+	char type[32]; /* "event:", default "message" */
+	char data[4096]; /* "data:" lines joined by \n, truncated */
 };
 
 struct sse_parser {
 	char line[8192];
 	size_t len;
-	bool overlong;		/* the current line did not fit: dropped */
-	bool cr;		/* last byte was \r (a \n after it is eaten) */
+	bool overlong; /* the current line did not fit: dropped */
+	bool cr; /* last byte was \r (a \n after it is eaten) */
 	bool has_data;
 	struct sse_event cur;
 };
@@ -38,9 +38,9 @@ int sse_parse(struct sse_parser *p, const char *buf, size_t n, sse_event_fn fn,
 	      void *arg);
 
 enum {
-	SSE_ERROR = -1,		/* no connection, non-200 answer, stream ended */
-	SSE_TIMEOUT = 0,	/* @timeout_s passed without an event */
-	SSE_EVENT = 1,		/* *ev holds the newest event of a batch */
+	SSE_ERROR = -1, /* no connection, non-200 answer, stream ended */
+	SSE_TIMEOUT = 0, /* @timeout_s passed without an event */
+	SSE_EVENT = 1, /* *ev holds the newest event of a batch */
 };
 
 /* GET @url (bearer @key) and wait for events as above; @err on SSE_ERROR. */

@@ -15,7 +15,7 @@
 struct seen {
 	struct sse_event ev[8];
 	int n;
-	int stop_at;		/* stop after this many events, 0 = never */
+	int stop_at; /* stop after this many events, 0 = never */
 };
 
 static int collect(void *arg, const struct sse_event *ev)
@@ -40,17 +40,19 @@ static void check_stream(const struct seen *s, const char *how)
 {
 	CHECK(s->n == 4, "%s: %d events", how, s->n);
 	CHECK(s->ev[0].id == 12 && !strcmp(s->ev[0].type, "job") &&
-	      !strcmp(s->ev[0].data, "{\"job_id\":7}"), "%s: event 1", how);
+		      !strcmp(s->ev[0].data, "{\"job_id\":7}"),
+	      "%s: event 1", how);
 	CHECK(s->ev[1].id == 13 && !strcmp(s->ev[1].type, "run") &&
-	      !strcmp(s->ev[1].data, "a\nb"), "%s: event 2 '%s'", how,
-	      s->ev[1].data);
+		      !strcmp(s->ev[1].data, "a\nb"),
+	      "%s: event 2 '%s'", how, s->ev[1].data);
 	/* "data" without colon: an empty data line; the type resets */
 	CHECK(s->ev[2].id == 13 && !strcmp(s->ev[2].type, "message") &&
-	      !strcmp(s->ev[2].data, ""), "%s: event 3", how);
+		      !strcmp(s->ev[2].data, ""),
+	      "%s: event 3", how);
 	/* an event of only an id is not dispatched but moves the id */
 	CHECK(s->ev[3].id == 14 && !strcmp(s->ev[3].type, "experiment") &&
-	      !strcmp(s->ev[3].data, "{\"state\":\"done\"}"), "%s: event 4",
-	      how);
+		      !strcmp(s->ev[3].data, "{\"state\":\"done\"}"),
+	      "%s: event 4", how);
 }
 
 int main(void)
@@ -102,7 +104,8 @@ int main(void)
 	memset(&s, 0, sizeof(s));
 	sse_parser_init(&p);
 	for (int i = 0; i < 100; i++) {
-		static const char l[] = "data: 0123456789012345678901234567890123456789\n";
+		static const char l[] =
+			"data: 0123456789012345678901234567890123456789\n";
 
 		sse_parse(&p, l, sizeof(l) - 1, collect, &s);
 	}
