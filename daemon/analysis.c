@@ -475,6 +475,13 @@ static int calibrate_aa(sqlite3 *db, const struct actx *a)
 
 	if (!pooled_noise(a, m, &noise, &nmin) || !a->host_id)
 		return 0;	/* too few runs to say anything */
+	/*
+	 * Identical runs (qemu-icount can repeat to the last digit) show no
+	 * noise, which is not a noise of 0: an MDE of 0 would make every
+	 * later "no change" impossible. Stay uncalibrated; more runs tell.
+	 */
+	if (noise == 0)
+		return 0;
 	return store_host_noise(db, a, m, nmin, noise);
 }
 
@@ -518,6 +525,28 @@ static void ladder_noise(const double *n, const double *v, size_t np,
 		f->runs = 0;
 }
 
+/*
+ * Residual sd of the line, in %. Used as the noise when every step's runs
+ * were identical, which the qemu-icount tier can do to the last digit: a
+ * within-step sd of 0 then says only that the runs could not show their
+ * noise. The residuals also carry any curvature of the ladder, so this
+ * errs high (a larger MDE), never low. Below 1e-9 % is rounding: 0.
+ */
+static double ladder_residual_sd(const double *x, const double *y, size_t m,
+				 const struct ladder_fit *f)
+{
+	double ss = 0, r;
+
+	if (m < 3)
+		return 0;
+	for (size_t i = 0; i < m; i++) {
+		r = y[i] - (f->intercept_pct + f->slope_pct * x[i]);
+		ss += r * r;
+	}
+	r = sqrt(ss / (m - 2));
+	return r < 1e-9 ? 0 : r;
+}
+
 int ladder_fit(const double *n, const double *v, size_t np,
 	       const struct verdict_opts *o, struct ladder_fit *f)
 {
@@ -550,6 +579,15 @@ int ladder_fit(const double *n, const double *v, size_t np,
 	f->slope_se = lf.slope_se;
 	f->cost_per_unit = lf.slope / 100 * f->ctrl_median;
 	ladder_noise(n, v, np, tmp, f);
+	if (f->noise_df && f->noise_pct == 0) {
+		double rs = ladder_residual_sd(x, y, m, f);
+
+		if (rs > 0) {
+			f->noise_pct = rs;
+			f->noise_df = m - 2;
+			f->noise_from_fit = true;
+		}
+	}
 	if (f->noise_df) {
 		f->mde_pct = verdict_mde(f->noise_pct, f->runs, f->runs, o);
 		if (f->slope_pct != 0)

@@ -26,6 +26,7 @@
 #ifndef PERFLAB_ANALYSIS_H
 #define PERFLAB_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sqlite3.h>
 
@@ -57,6 +58,7 @@ struct ladder_fit {
 	double cost_per_unit;	/* metric units per canary unit (ns for ns/IO) */
 	double noise_pct;	/* pooled within-step sd, NAN without replicates */
 	size_t noise_df, runs;	/* runs: fewest runs of a step (>= 2) */
+	bool noise_from_fit;	/* replicates identical: residual sd of the fit */
 	double mde_pct;		/* verdict MDE at @runs per side, NAN if unknown */
 	double mde_units;	/* the same in canary units */
 	size_t npoints;

@@ -8,7 +8,9 @@
  * the MDE equals verdict_mde() of that noise at 5 runs and its value in
  * canary units is MDE / slope; an IOPS ladder gives a negative slope and
  * a positive MDE in units; a ladder without N = 0 or with a single N is
- * refused; without replicates the MDE is unknown (NAN).
+ * refused; without replicates the MDE is unknown (NAN); when every step's
+ * runs are identical (qemu-icount can repeat to the last digit) the noise
+ * is the residual sd of the fit, not 0, and an exact line stays at 0.
  */
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +100,40 @@ static void exact_and_iops(void)
 	      f.slope_pct, f.mde_units);
 }
 
+static void identical_replicates(void)
+{
+	double n[NSTEPS * 2], v[NSTEPS * 2], ss = 0, r;
+	struct verdict_opts o;
+	struct ladder_fit f;
+	size_t np = 0;
+
+	verdict_opts_default(&o);
+	/* two identical runs per step, a slight curve on top of 3 ns/unit */
+	for (int i = 0; i < NSTEPS; i++)
+		for (int k = 0; k < 2; k++) {
+			n[np] = steps[i];
+			v[np++] = 2400 + 3 * steps[i] + 0.05 * sqrt(steps[i]);
+		}
+	CHECK(ladder_fit(n, v, np, &o, &f) == 0, "fit failed");
+	for (size_t i = 0; i < np; i++) {
+		r = 100 * (v[i] - f.ctrl_median) / f.ctrl_median -
+		    (f.intercept_pct + f.slope_pct * n[i]);
+		ss += r * r;
+	}
+	CHECK(f.noise_from_fit && f.noise_df == np - 2,
+	      "from fit %d df %zu", f.noise_from_fit, f.noise_df);
+	CHECK(fabs(f.noise_pct - sqrt(ss / (np - 2))) < 1e-12 && f.noise_pct > 0,
+	      "noise %g", f.noise_pct);
+	CHECK(f.mde_pct > 0 && f.runs == 2, "mde %g runs %zu", f.mde_pct,
+	      f.runs);
+	/* without the curve the line is exact: nothing to stand in */
+	for (size_t i = 0; i < np; i++)
+		v[i] = 2400 + 3 * n[i];
+	CHECK(ladder_fit(n, v, np, &o, &f) == 0, "exact fit failed");
+	CHECK(!f.noise_from_fit && f.noise_pct == 0 && f.mde_pct == 0,
+	      "exact: from fit %d noise %g", f.noise_from_fit, f.noise_pct);
+}
+
 static void refused(void)
 {
 	double n[4] = { 1, 1, 2, 2 }, v[4] = { 10, 10.1, 11, 11.1 };
@@ -120,6 +156,7 @@ int main(void)
 {
 	known_slope();
 	exact_and_iops();
+	identical_replicates();
 	refused();
 	if (fails) {
 		printf("ladder-fit: %d checks failed\n", fails);
