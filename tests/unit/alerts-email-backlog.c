@@ -17,18 +17,10 @@
 
 int main(void)
 {
-	char path[] = "/tmp/perflab-alerts-XXXXXX", err[256];
-	sqlite3 *db;
-	int fd = mkstemp(path), tried;
+	char path[] = "/tmp/perflab-alerts-XXXXXX";
+	sqlite3 *db = fixture_db(path);
+	int tried;
 
-	if (fd < 0)
-		return 1;
-	close(fd);
-	db = db_open(path, err, sizeof(err));
-	if (!db || db_migrate(db, err, sizeof(err)) < 0) {
-		printf("db: %s\n", err);
-		return 1;
-	}
 	exec(db, "INSERT INTO alerts (id, kind, title, created_at, updated_at)"
 		 " VALUES (1, 'change_point', 't', 0, 0)");
 	exec(db, "INSERT INTO webhooks (id, url, secret, created_at)"

@@ -24,20 +24,11 @@
 
 int main(void)
 {
-	char path[] = "/tmp/perflab-analysis-XXXXXX", err[256], buf[256];
+	char path[] = "/tmp/perflab-analysis-XXXXXX", buf[256];
 	int64_t e1, c, same, slow, aa, l;
 	double noise;
-	sqlite3 *db;
-	int fd = mkstemp(path);
+	sqlite3 *db = fixture_db(path);
 
-	if (fd < 0)
-		return 1;
-	close(fd);
-	db = db_open(path, err, sizeof(err));
-	if (!db || db_migrate(db, err, sizeof(err)) < 0) {
-		printf("db: %s\n", err);
-		return 1;
-	}
 	stats_rng_seed(&rng, 99);
 	exec(db, "INSERT INTO hosts (id, name, backend, registered_at, last_seen)"
 		 " VALUES (1, 'h1', 'qemu-icount', 0, 0)");

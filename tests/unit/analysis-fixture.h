@@ -12,10 +12,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include "daemon/db.h"
 #include "daemon/stats.h"
 static struct stats_rng rng;
 static int lease_no;
+
+/* A fresh migrated database at mkstemp(@path); exits the test on failure. */
+static inline sqlite3 *fixture_db(char *path)
+{
+	char err[256];
+	sqlite3 *db;
+	int fd = mkstemp(path);
+
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	close(fd);
+	db = db_open(path, err, sizeof(err));
+	if (!db || db_migrate(db, err, sizeof(err)) < 0) {
+		printf("db: %s\n", err);
+		exit(1);
+	}
+	return db;
+}
 
 static inline void exec(sqlite3 *db, const char *sql)
 {

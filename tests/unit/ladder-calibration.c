@@ -38,21 +38,12 @@ static double col_double(sqlite3 *db, const char *sql, int64_t id)
 int main(void)
 {
 	static const int ladder[] = { 0, 1, 2, 4, 8, 16, 64, 256 };
-	char path[] = "/tmp/perflab-ladder-XXXXXX", err[256], buf[256];
+	char path[] = "/tmp/perflab-ladder-XXXXXX", buf[256];
 	int64_t l, e, a, same, slow;
 	double noise, mde, slope, r2;
 	struct verdict_opts o;
-	sqlite3 *db;
-	int fd = mkstemp(path);
+	sqlite3 *db = fixture_db(path);
 
-	if (fd < 0)
-		return 1;
-	close(fd);
-	db = db_open(path, err, sizeof(err));
-	if (!db || db_migrate(db, err, sizeof(err)) < 0) {
-		printf("db: %s\n", err);
-		return 1;
-	}
 	stats_rng_seed(&rng, 7);
 	exec(db, "INSERT INTO hosts (id, name, backend, registered_at, last_seen)"
 		 " VALUES (1, 'h1', 'qemu-icount', 0, 0)");
