@@ -40,6 +40,13 @@ int api_bases_post(struct http_req *req, struct http_resp *resp);
 /* Defaults of docs/contracts.md merged with validated overrides @in
  * (may be NULL). New reference, or NULL with the reason in @err. */
 json_t *api_bench_params(json_t *in, char *err, size_t errlen);
+/*
+ * Experiment @exp was queued: wakes the runners' claim long-polls,
+ * publishes the "queued" event and points the answer's Location (also its
+ * "url") at /api/v1/experiments/{exp}.
+ */
+void api_experiment_queued(struct http_req *req, struct http_resp *resp,
+			   int64_t exp);
 /* The experiment as answered by GET /api/v1/experiments/{id}, or NULL. */
 json_t *api_experiment_json(sqlite3 *db, int64_t id);
 

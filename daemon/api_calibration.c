@@ -12,9 +12,7 @@
 #include "daemon/api.h"
 #include "daemon/api_calibration.h"
 #include "daemon/db.h"
-#include "daemon/events.h"
 #include "daemon/planner.h"
-#include "daemon/server.h"
 
 #define CAL_MAX_STEPS 16
 #define CAL_MAX_N 1000000	/* the kernel parameter's bound */
@@ -229,16 +227,9 @@ static int parse_body(struct http_req *req, json_t *body, struct cal_in *in,
 static int created(struct http_req *req, struct http_resp *resp,
 		   const struct cal_in *in, int64_t exp)
 {
-	char url[64];
-
-	server_queue_kick(req->srv);
-	events_publish(&req->srv->events, "experiment",
-		       json_pack("{s:I,s:s}", "experiment_id", (json_int_t)exp,
-				 "state", "queued"));
-	snprintf(url, sizeof(url), "/api/v1/experiments/%lld", (long long)exp);
-	snprintf(resp->location, sizeof(resp->location), "%s", url);
+	api_experiment_queued(req, resp, exp);
 	return http_json(resp, 201, json_pack("{s:I,s:s,s:s,s:i,s:i}", "id",
-		(json_int_t)exp, "url", url, "kind", in->kind, "variants",
+		(json_int_t)exp, "url", resp->location, "kind", in->kind, "variants",
 		in->nsteps, "jobs", in->nsteps * in->runs));
 }
 

@@ -248,19 +248,26 @@ static int int_field(json_t *o, const char *k, int def, int min, int max,
 	return 0;
 }
 
+void api_experiment_queued(struct http_req *req, struct http_resp *resp,
+			   int64_t exp)
+{
+	server_queue_kick(req->srv);
+	events_publish(&req->srv->events, "experiment",
+		       json_pack("{s:I,s:s}", "experiment_id", (json_int_t)exp,
+				 "state", "queued"));
+	snprintf(resp->location, sizeof(resp->location),
+		 "/api/v1/experiments/%lld", (long long)exp);
+}
+
 static int created(struct http_req *req, struct http_resp *resp, int64_t exp,
 		   int njobs)
 {
 	char url[64];
 	json_t *o;
 
-	server_queue_kick(req->srv);
-	events_publish(&req->srv->events, "experiment",
-		       json_pack("{s:I,s:s}", "experiment_id", (json_int_t)exp,
-				 "state", "queued"));
-	snprintf(url, sizeof(url), "/api/v1/experiments/%lld", (long long)exp);
-	snprintf(resp->location, sizeof(resp->location), "%s", url);
-	o = json_pack("{s:I,s:s,s:i}", "id", (json_int_t)exp, "url", url, "jobs", njobs);
+	api_experiment_queued(req, resp, exp);
+	o = json_pack("{s:I,s:s,s:i}", "id", (json_int_t)exp, "url",
+		      resp->location, "jobs", njobs);
 	snprintf(url, sizeof(url), "/#/experiments/%lld", (long long)exp);
 	json_object_set_new(o, "web_url", json_string(url));
 	return http_json(resp, 201, o);

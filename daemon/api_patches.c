@@ -11,7 +11,6 @@
 #include "daemon/db.h"
 #include "daemon/patch_parse.h"
 #include "daemon/planner.h"
-#include "daemon/server.h"
 
 #define MAX_SERIES 100
 
@@ -238,10 +237,7 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 		db_rollback(req->db);
 		return -1;
 	}
-	server_queue_kick(req->srv);
-	events_publish(&req->srv->events, "experiment",
-		       json_pack("{s:I,s:s}", "experiment_id", (json_int_t)exp,
-				 "state", "queued"));
+	api_experiment_queued(req, resp, exp);
 	pl = json_array();
 	for (i = 0; i < n; i++)
 		json_array_append_new(pl, json_pack("{s:I}", "id", (json_int_t)ids[i]));
@@ -249,10 +245,7 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 		      "jobs", 2 * runs);
 	if (!o)
 		return -1;
-	snprintf(err, sizeof(err), "/api/v1/experiments/%lld", (long long)exp);
-	json_object_set_new(o, "url", json_string(err));
-	snprintf(resp->location, sizeof(resp->location), "/api/v1/experiments/%lld",
-		 (long long)exp);
+	json_object_set_new(o, "url", json_string(resp->location));
 	snprintf(err, sizeof(err), "/#/experiments/%lld", (long long)exp);
 	json_object_set_new(o, "web_url", json_string(err));
 	return http_json(resp, 201, o);
