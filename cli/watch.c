@@ -71,11 +71,24 @@ static void count_jobs(json_t *exp, int *done, int *total, char *status,
 	}
 }
 
+/* Runs stored for the variant named @name. */
+static double runs_of(json_t *exp, const char *name)
+{
+	json_t *runs = render_get(exp, "runs"), *r;
+	double n = 0;
+	size_t i;
+
+	json_array_foreach(runs, i, r)
+		n += !strcmp(render_str(r, "variant", ""), name);
+	return n;
+}
+
 /*
  * The daemon analyses an experiment right after its last job: for a
- * moment it is "done" without a fresh comparison, and an inconclusive
- * verdict may still add runs (up to max_runs), putting it back to
- * "running".  Such a "done" is not final yet.
+ * moment it is "done" with no comparison, or with the one of fewer runs
+ * (before runs were added), and an inconclusive verdict may still add
+ * runs (up to max_runs), putting it back to "running".  Such a "done" is
+ * not final yet.
  */
 static bool settled(json_t *exp)
 {
@@ -89,6 +102,11 @@ static bool settled(json_t *exp)
 	if (nvar > 1 && !json_array_size(cmp))
 		return false;
 	json_array_foreach(cmp, i, c) {
+		double a = runs_of(exp, render_str(c, "variant", "")),
+		       b = runs_of(exp, render_str(c, "control", ""));
+
+		if (render_num(c, "runs") < (a < b ? a : b))
+			return false;	/* computed before the last runs */
 		if (strcmp(render_str(c, "verdict", ""), "inconclusive"))
 			continue;
 		if (nvar && !isnan(total) && !isnan(max) && total / nvar < max)
