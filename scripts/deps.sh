@@ -10,7 +10,7 @@ libcurl4-openssl-dev libssl-dev
 bc bison flex libelf-dev cpio busybox-static qemu-system-x86 ccache
 linux-source-6.1 xz-utils kmod
 fio wrk clang libclang-rt-14-dev valgrind
-chromium"
+chromium bubblewrap dpkg-dev"
 
 missing=""
 for p in $PKGS; do
@@ -23,6 +23,49 @@ if [ -n "$missing" ]; then
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends $missing
 fi
+
+# Source packages of the reference tools, at the installed versions:
+# qemu for qemu-plugin.h (the TCG plugin API must match the installed
+# QEMU), fio for t/io_uring. Kept under build/src; nothing of them is
+# copied into perflab's own code.
+srcdir=$top/build/src
+if [ ! -f /etc/apt/sources.list.d/perflab-deb-src.sources ]; then
+	cat >/etc/apt/sources.list.d/perflab-deb-src.sources <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	apt-get update -qq
+fi
+src_version() { dpkg-query -W -f='${source:Version}' "$1"; }
+qemu_v=$(src_version qemu-system-x86)
+qemu_v=${qemu_v#*:}  # no epoch colon in a path make must read
+if [ ! -f "$srcdir/qemu-$qemu_v/qemu-plugin.h" ]; then
+	# Only the plugin header is needed: take it from the orig tarball
+	# instead of unpacking and patching the whole QEMU tree.
+	mkdir -p "$srcdir/qemu-$qemu_v"
+	(cd "$srcdir/qemu-$qemu_v" && apt-get source -qq --download-only "qemu=$(src_version qemu-system-x86)" &&
+		tar -xOf qemu_*.orig.tar.* --wildcards '*/include/qemu/qemu-plugin.h' >qemu-plugin.h.tmp &&
+		mv qemu-plugin.h.tmp qemu-plugin.h && rm -f qemu_*)
+fi
+ln -sfn "qemu-$qemu_v" "$srcdir/qemu"
+fio_v=$(src_version fio)
+if [ ! -f "$srcdir/fio-$fio_v/t/io_uring.c" ]; then
+	rm -rf "$srcdir/fio-$fio_v" "$srcdir/fio-dl"
+	mkdir -p "$srcdir/fio-dl"
+	(cd "$srcdir/fio-dl" && apt-get source -qq "fio=$fio_v" >/dev/null)
+	mv "$srcdir"/fio-dl/fio-*/ "$srcdir/fio-$fio_v"
+	rm -rf "$srcdir/fio-dl"
+fi
+ln -sfn "fio-$fio_v" "$srcdir/fio"
 
 # Base kernel tree: Debian's linux-source-6.1, extracted once.
 src=$top/build/linux-source-6.1
