@@ -540,7 +540,7 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		sqlite3_finalize(st);
 	}
 	a = query_rows(db, "SELECT id, name, CASE WHEN is_control THEN 'true' ELSE 'false' END"
-		       " AS is_control_json, cmdline, setup, state, failure_reason,"
+		       " AS is_control_json, cmdline, setup, setup_script, state, failure_reason,"
 		       " substr(failure_log, -65536) AS failure_log FROM variants"
 		       " WHERE experiment_id = ?"
 		       " ORDER BY id", id);
