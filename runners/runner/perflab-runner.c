@@ -374,7 +374,7 @@ static void report(struct opts *o, const struct job *j, struct hb *h,
 			"dropped\n", j->id);
 		return;
 	}
-	hb_phase(h, "upload", out->reason ? out->reason : "result");
+	hb_finish(h, out->reason ? out->reason : "result");
 	if (out->reason) {
 		fprintf(stderr, "perflab-runner: job %lld failed (%s)\n", j->id,
 			out->reason);

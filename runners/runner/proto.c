@@ -124,21 +124,20 @@ static int job_post(const struct proto *p, long long job, const char *what,
 }
 
 int proto_heartbeat(const struct proto *p, long long job, const char *lease,
-		    const char *phase, const char *message)
+		    const char *phase, const char *message, char *err,
+		    size_t errlen)
 {
 	json_t *body = json_object();
-	char err[512];
 	int ret;
 
 	json_object_set_new(body, "lease", json_string(lease));
 	json_object_set_new(body, "phase", json_string(phase));
 	json_object_set_new(body, "message", json_string(message ? message :
 							 ""));
-	ret = job_post(p, job, "heartbeat", body, err, sizeof(err));
-	if (ret != PROTO_OK)
-		fprintf(stderr, "perflab-runner: heartbeat job %lld: %s\n", job,
-			err);
-	return ret;
+	ret = job_post(p, job, "heartbeat", body, err, errlen);
+
+	/* A refused beat is retried like a failed one: the lease decides. */
+	return ret == PROTO_REFUSED ? PROTO_ERR : ret;
 }
 
 /* Retry with backoff until the server answers 2xx, 409 or a final 4xx. */

@@ -30,8 +30,10 @@ int proto_register(const struct proto *p, const char *backend,
 /* Long-poll claim: PROTO_OK with *job (text) | PROTO_NONE | PROTO_ERR. */
 int proto_claim(const struct proto *p, int wait, char **job, char *err,
 		size_t errlen);
+/* One heartbeat: PROTO_OK | PROTO_LOST (409) | PROTO_ERR; prints nothing. */
 int proto_heartbeat(const struct proto *p, long long job, const char *lease,
-		    const char *phase, const char *message);
+		    const char *phase, const char *message, char *err,
+		    size_t errlen);
 /*
  * Retries until acknowledged, LOST, REFUSED or stop (then PROTO_ERR).
  * Transport errors, 5xx, 408 and 429 are retried; any other 4xx is the
