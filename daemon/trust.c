@@ -10,6 +10,7 @@
 #include "daemon/db.h"
 #include "daemon/http.h"
 #include "daemon/trust.h"
+#include "kcmdline.h"
 
 #define MAX_PATTERNS 256
 
@@ -37,7 +38,7 @@ int trust_pattern_check(const char *pattern, char *err, size_t errlen)
 		snprintf(err, errlen, "'pattern' must be 1 to 128 characters");
 		return -1;
 	}
-	if (trust_cmdline_chars(pattern, err, errlen))
+	if (kcmdline_check(pattern, err, errlen))
 		return -1;
 	if (strchr(pattern, ' ')) {
 		snprintf(err, errlen, "'pattern' is one parameter: no spaces");
@@ -95,34 +96,6 @@ int trust_cmdline_allowed(const char *const *patterns, size_t n,
 	return 0;
 }
 
-int trust_cmdline_chars(const char *cmdline, char *err, size_t errlen)
-{
-	static const char *const ours[] = { "perflab_target=", "perflab_bench=",
-					    "perflab_job=", NULL };
-
-	if (strlen(cmdline) > 1024) {
-		snprintf(err, errlen, "cmdline is longer than 1024 bytes");
-		return -1;
-	}
-	for (const char *p = cmdline; *p; p++) {
-		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\'' ||
-		    *p == '\\') {
-			snprintf(err, errlen, "cmdline: character 0x%02x is not"
-				 " allowed (printable ASCII without quotes or"
-				 " backslashes)", (unsigned char)*p);
-			return -1;
-		}
-	}
-	for (int i = 0; ours[i]; i++)
-		if (strstr(cmdline, ours[i])) {
-			snprintf(err, errlen, "cmdline may not set %.*s: the"
-				 " runner sets it", (int)strlen(ours[i]) - 1,
-				 ours[i]);
-			return -1;
-		}
-	return 0;
-}
-
 /* The allowlist patterns, heap strings; the count or -1. */
 static int load_patterns(sqlite3 *db, char **out, int cap)
 {
@@ -150,7 +123,7 @@ static int check_cmdline(sqlite3 *db, const struct trust_who *who,
 
 	if (!cmdline || !*cmdline)
 		return 0;
-	if (trust_cmdline_chars(cmdline, err, errlen))
+	if (kcmdline_check(cmdline, err, errlen))
 		return 422;
 	if (who->role == ROLE_ADMIN)
 		return 0;

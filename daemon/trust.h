@@ -48,17 +48,10 @@ bool trust_pattern_match(const char *pattern, const char *param, size_t len);
 /*
  * Every whitespace-separated parameter of @cmdline matches one of
  * @patterns[0..n): 0, or -1 with the first parameter that does not in
- * @err. Characters are checked separately (trust_cmdline_chars).
+ * @err. Characters are checked separately (common/kcmdline.h).
  */
 int trust_cmdline_allowed(const char *const *patterns, size_t n,
 			  const char *cmdline, char *err, size_t errlen);
-/*
- * What the runners accept on a variant command line at all: printable
- * ASCII without quotes or backslashes (a quote would let the kernel see
- * other parameters than we split), none of the runner's own perflab_*
- * keys. 0 or -1 with @err.
- */
-int trust_cmdline_chars(const char *cmdline, char *err, size_t errlen);
 
 /*
  * Check variant @v of a request from @who and resolve its setup script:

@@ -3,6 +3,7 @@
  * qemu: guest command construction and one watched boot.
  */
 #include "runners/runner/qemu.h"
+#include "kcmdline.h"
 #include "runners/runner/console.h"
 #include "runners/runner/rutil.h"
 
@@ -35,26 +36,7 @@ int qemu_kvm_usable(void)
 
 int qemu_check_extra(const char *extra, char *err, size_t errlen)
 {
-	if (!extra)
-		return 0;
-	if (strlen(extra) > 1024) {
-		snprintf(err, errlen, "variant cmdline longer than 1024 bytes");
-		return -1;
-	}
-	for (const char *p = extra; *p; p++) {
-		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\'' ||
-		    *p == '\\') {
-			snprintf(err, errlen, "variant cmdline: character "
-				 "0x%02x not allowed", (unsigned char)*p);
-			return -1;
-		}
-	}
-	if (strstr(extra, "perflab_target=") || strstr(extra, "perflab_bench=")) {
-		snprintf(err, errlen, "variant cmdline may not set "
-			 "perflab_target/perflab_bench");
-		return -1;
-	}
-	return 0;
+	return extra ? kcmdline_check(extra, err, errlen) : 0;
 }
 
 char *qemu_kernel_cmdline(const struct qemu_spec *s)
