@@ -49,6 +49,8 @@ static int cell_json(json_t *o, const struct pd_cell *b,
 	       json_object_set_new(o, "wdiff",
 				   both ? json_integer(c->wdiff) :
 					  json_null()) ||
+	       json_object_set_new(o, "p_value",
+				   num_or_null(true, c->p_value)) ||
 	       json_object_set_new(o, "noise", noise_json(c->noise));
 }
 
@@ -94,7 +96,7 @@ json_t *perfdiff_json(const struct pd_result *r)
 		      "sort", perfdiff_sort_name(&r->opts), "symbols",
 		      (json_int_t)r->nr_symbols, "shown",
 		      (json_int_t)r->nr_rows, "noise_rule",
-		      "|delta| <= 2*sqrt(sd_base^2/n_base + sd_new^2/n_new)",
+		      "not a discovery: Welch t test per symbol, Benjamini-Hochberg over the symbols at FDR 0.05",
 		      "sides", sides = json_array(), "rows",
 		      rows = json_array());
 	if (!o || !sides || !rows)

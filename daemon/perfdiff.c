@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "daemon/perfdiff.h"
+#include "daemon/perfdiff_noise.h"
 
 struct acc {
 	uint64_t samples;
@@ -246,6 +247,7 @@ static void fill_cell(struct pd_cell *c, struct acc *a,
 	c->percent = (double)a->samples * 100.0 / (double)si->total;
 	c->stddev = NAN;
 	c->noise = -1;
+	c->p_value = NAN;
 	if (si->nr_runs >= 2) {
 		var = (a->sumsq - a->sum * a->sum / n) / (n - 1);
 		c->stddev = var > 0 ? sqrt(var) : 0.0;
@@ -263,12 +265,43 @@ static void compare_cell(struct pd_cell *c, const struct pd_cell *b,
 	c->ratio = (double)c->samples / (double)(b->samples ? b->samples : 1);
 	c->wdiff = (int64_t)c->samples * r->opts.w2 -
 		   (int64_t)b->samples * r->opts.w1;
-	if (r->sides[0].nr_runs >= 2 && r->sides[s].nr_runs >= 2) {
-		double se = sqrt(b->stddev * b->stddev / r->sides[0].nr_runs +
-				 c->stddev * c->stddev / r->sides[s].nr_runs);
+	/* Welch's test of the mean per-run share; noise set by mark_noise() */
+	c->p_value = pd_welch_p(c->delta, b->stddev * b->stddev,
+				r->sides[0].nr_runs, c->stddev * c->stddev,
+				r->sides[s].nr_runs);
+}
 
-		c->noise = fabs(c->delta) <= 2.0 * se;
+/*
+ * Benjamini-Hochberg across the symbols of each compared side: a delta is
+ * real when its p-value is among the discoveries at PD_NOISE_FDR, noise
+ * otherwise. Testing thousands of symbols one by one at 5 % would mark
+ * dozens of noise deltas real in every A/A diff.
+ */
+static int mark_noise(struct pd_result *r, size_t nr)
+{
+	unsigned char *real = malloc(nr ? nr : 1);
+	double *p = malloc((nr ? nr : 1) * sizeof(*p));
+	size_t s, i;
+	int rc = -1;
+
+	if (!real || !p)
+		goto out;
+	for (s = 1; s < r->nr_sides; s++) {
+		for (i = 0; i < nr; i++)
+			p[i] = r->rows[i].cells[s].has_pair ?
+				       r->rows[i].cells[s].p_value :
+				       NAN;
+		if (pd_bh(p, nr, PD_NOISE_FDR, real))
+			goto out;
+		for (i = 0; i < nr; i++)
+			if (!isnan(p[i]))
+				r->rows[i].cells[s].noise = !real[i];
 	}
+	rc = 0;
+out:
+	free(real);
+	free(p);
+	return rc;
 }
 
 /* ---- sorting --------------------------------------------------------- */
@@ -499,7 +532,7 @@ static int build_rows(struct pd_result *r, struct symtab *t)
 	t->rows = NULL;
 	r->nr_symbols = t->nr;
 	r->nr_rows = t->nr;
-	return 0;
+	return mark_noise(r, t->nr);
 }
 
 struct pd_result *perfdiff_compute(const struct pd_side *sides, size_t nr_sides,

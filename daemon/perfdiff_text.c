@@ -182,7 +182,8 @@ static void print_preamble(FILE *f, const struct pd_result *r, bool noise)
 	fprintf(f, "#\n");
 	if (noise)
 		fprintf(f,
-			"# Stddev: spread of the symbol's per-run share; Noise: |delta| <= 2*sqrt(sd0^2/n0 + sd^2/n)\n#\n");
+			"# Stddev: spread of the symbol's per-run share; Noise: not a discovery of Welch's t test\n"
+			"# with Benjamini-Hochberg over the symbols at a false-discovery rate of 5%%\n#\n");
 }
 
 int perfdiff_fprint(const struct pd_result *r, FILE *f)
