@@ -223,7 +223,7 @@ function renderExact(root, res, id, state) {
 	const filtered = Object.assign({}, res, { rows: arr(res, 'rows').filter((r) => !needle || String(r.symbol).toLowerCase().includes(needle)) });
 	root.append(exactSummary(res, variant),
 		h('p', { class: 'muted small' }, fmt.count(num(res.symbols), 'symbols'), needle ? ', ' + filtered.rows.length + ' matching “' + state.q + '”' : '', ', largest |Delta/IO| first. ',
-			h('a', { href: link('/experiments/' + id + '/perf-diff', { kind: 'samples' }), id: 'sampled-link' }, 'sampled profiles (perf record) of the same runs'), ' · ',
+			num(res.sampled_runs) === 0 ? null : [h('a', { href: link('/experiments/' + id + '/perf-diff', { kind: 'samples' }), id: 'sampled-link' }, 'sampled profiles (perf record) of the same runs'), ' · '],
 			h('a', { href: '/api/v1/experiments/' + id + '/perf-diff?format=text', id: 'text-link' }, 'text form')),
 		h('div', { class: 'scroll' }, exactTable(filtered, { variant })));
 	root.dataset.complete = '1';
