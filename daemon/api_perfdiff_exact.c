@@ -315,10 +315,11 @@ static int reply(struct http_req *req, struct http_resp *resp,
 	/* whether ?kind=samples has anything to show (qemu-icount: no) */
 	json_object_set_new(
 		j, "sampled_runs",
-		json_integer(db_int(req->db, 0,
-				    "SELECT count(*) FROM profiles p JOIN runs r"
-				    " ON r.id = p.run_id WHERE r.experiment_id = ?",
-				    1, http_param_id(req, "id"))));
+		json_integer(
+			db_int(req->db, 0,
+			       "SELECT count(*) FROM profiles p JOIN runs r"
+			       " ON r.id = p.run_id WHERE r.experiment_id = ?",
+			       1, http_param_id(req, "id"))));
 	return http_json(resp, 200, j);
 }
 
