@@ -454,7 +454,8 @@ json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
 		     p->window == INSN_WIN_NONE ? "never opened" : "closed");
 		return NULL;
 	}
-	if (!ios || ios > INT64_MAX || p->total > INT64_MAX) {
+	/* JSON readers keep integers exact up to 2^53 (doubles). */
+	if (!ios || ios > (1ull << 53) || p->total > (1ull << 53)) {
 		fail(err, errlen, "IO count %llu or total out of range",
 		     (unsigned long long)ios);
 		return NULL;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Wall-time cost of the perflab-insn TCG plugin (exact instruction
+# profiles) on the qemu-icount tier. Alternates runs without and with the
+# plugin, A B A B (PAIRS pairs, default 2), each a real boot of the base
+# kernel from the cache timing --ios IOS IOs (default 200000) after a 1 s
+# warm-up, and prints each run's QEMU wall time (boot + run, as
+# perflab-runner measures it: from QEMU's start to its exit, the plugin's
+# dump at exit included), both means and the ratio (goal <= 1.5x). Also
+# checks the guest did the same work: ns/IO must be identical (the plugin
+# must not change what the guest executes).
+# Needs build/perflab-runner, build/perflab-insn.so and a kernel cache
+# (KCACHE, default build/kcache). Figures, not assertions.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+R=$top/build/perflab-runner
+PLUGIN=${PLUGIN:-$top/build/perflab-insn.so}
+PAIRS=${PAIRS:-2}
+IOS=${IOS:-200000}
+KCACHE=${KCACHE:-$top/build/kcache}
+for f in "$R" "$top/build/perflab-bench-static" "$PLUGIN"; do
+	[ -e "$f" ] || { echo "$f not built (make; make static-bench)" >&2; exit 1; }
+done
+command -v qemu-system-x86_64 >/dev/null || { echo "no qemu-system-x86_64" >&2; exit 1; }
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+run() { # plugin path or "none" -> prints "wall_s ns_per_io has_exact"
+	local d
+	d=$(mktemp -d "$w/run.XXXX")
+	"$R" try --backend qemu-icount --insn-plugin "$1" --workdir "$d" \
+		--kcache "$KCACHE" --runs 1 --bench-params \
+		"{\"runtime\":30,\"warmup\":1,\"target\":\"nullb\",\"ios\":$IOS,\"profile\":false}" \
+		>"$d/out" 2>"$d/err" || { tail -5 "$d/out" "$d/err" >&2; exit 1; }
+	awk '/^run 1:/ { for (i = 1; i <= NF; i++) {
+		if ($i == "boot") b = $(i + 1); if ($i == "run" && i > 2) r = $(i + 1) }
+		sub("s", "", b); sub("s", "", r); printf "%.2f ", b + r }' "$d/out"
+	jq -r '"\(.summary.ns_per_io) \(has("exact_profile"))"' "$d/try-1.json"
+}
+
+echo "qemu-icount base kernel, null_blk 512 B QD128 polled, --ios $IOS, $PAIRS pairs (A = no plugin, B = plugin)"
+for ((i = 1; i <= PAIRS; i++)); do
+	read -r wa na ea <<<"$(run none)"
+	read -r wb nb eb <<<"$(run "$PLUGIN")"
+	echo "pair $i: A ${wa}s ns/IO=$na exact=$ea | B ${wb}s ns/IO=$nb exact=$eb"
+	[ "$na" = "$nb" ] || echo "  WARNING: ns/IO differs with the plugin"
+	[ "$eb" = true ] || echo "  WARNING: no exact_profile with the plugin"
+	echo "$wa $wb" >>"$w/figs"
+done
+awk '{ a += $1; b += $2 } END {
+	printf "without plugin: mean %.2f s; with plugin: mean %.2f s; ratio %.3fx (goal <= 1.5x)\n",
+		a / NR, b / NR, b / a }' "$w/figs"
