@@ -258,7 +258,8 @@ static int symtab_fill(struct insn_symtab *t, struct rawsym *r, size_t n)
 {
 	size_t k = 0;
 
-	qsort(r, n, sizeof(*r), cmp_raw);
+	if (n)
+		qsort(r, n, sizeof(*r), cmp_raw);
 	t->start = calloc(n ? n : 1, sizeof(*t->start));
 	t->end = calloc(n ? n : 1, sizeof(*t->end));
 	t->name = calloc(n ? n : 1, sizeof(*t->name));
