@@ -180,7 +180,7 @@ bench: all
 clean:
 	rm -rf $(B)/obj $(B)/gen $(B)/tests $(B)/*.a $(B)/perflabd \
 		$(B)/perflab-runner $(B)/perflab $(B)/perflab-bench \
-		$(B)/perflab-bench-static
+		$(B)/perflab-bench-static $(B)/perflab-insn.so
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
