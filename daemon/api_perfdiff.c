@@ -90,8 +90,8 @@ json_t *perfdiff_json(const struct pd_result *r)
 	char cbuf[64];
 	size_t i;
 
-	o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:o, s:o}", "event",
-		      r->event, "compute",
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:o, s:o}", "kind",
+		      "samples", "event", r->event, "compute",
 		      perfdiff_compute_name(&r->opts, cbuf, sizeof(cbuf)),
 		      "sort", perfdiff_sort_name(&r->opts), "symbols",
 		      (json_int_t)r->nr_symbols, "shown",

@@ -174,12 +174,12 @@ static json_t *side_json(const struct pdx_side_info *si, bool base)
 	return json_pack("{s:s, s:b, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:I}",
 			 "variant", si->name, "baseline", base, "runs",
 			 (json_int_t)si->nr_runs, "ios", (json_int_t)si->ios,
-			 "total_per_io", stat_json(&si->total),
-			 "kernel_per_io", stat_json(&si->kernel),
-			 "user_per_io", stat_json(&si->user),
-			 "unattributed_per_io", stat_json(&si->unattributed),
-			 "runs_differ", flag(si->unstable),
-			 "unstable_symbols", (json_int_t)si->nr_unstable);
+			 "total_per_io", stat_json(&si->total), "kernel_per_io",
+			 stat_json(&si->kernel), "user_per_io",
+			 stat_json(&si->user), "unattributed_per_io",
+			 stat_json(&si->unattributed), "runs_differ",
+			 flag(si->unstable), "unstable_symbols",
+			 (json_int_t)si->nr_unstable);
 }
 
 static json_t *totals_json(const struct pdx_side_info *b,
@@ -216,9 +216,10 @@ static int cell_json(json_t *o, const struct pdx_cell *b,
 	       json_object_set_new(o, "new_share", num(c->share)) ||
 	       json_object_set_new(o, "new_unstable", flag(c->unstable)) ||
 	       json_object_set_new(o, "delta_per_io", num(c->delta)) ||
-	       json_object_set_new(
-		       o, "spread_per_io",
-		       num(isnan(sb) ? sc : isnan(sc) ? sb : fmax(sb, sc))) ||
+	       json_object_set_new(o, "spread_per_io",
+				   num(isnan(sb) ? sc :
+				       isnan(sc) ? sb :
+						   fmax(sb, sc))) ||
 	       json_object_set_new(o, "unstable", flag(un));
 }
 
@@ -264,9 +265,8 @@ json_t *perfdiff_exact_json(const struct pdx_result *r)
 		      " s:o, s:o, s:o}",
 		      "kind", "instructions", "unit", "instructions per IO",
 		      "source", r->source, "sort",
-		      r->opts.sort == PD_SORT_DEFAULT ?
-			      "delta-abs" :
-			      perfdiff_sort_name(&po),
+		      r->opts.sort == PD_SORT_DEFAULT ? "delta-abs" :
+							perfdiff_sort_name(&po),
 		      "symbols", (json_int_t)r->nr_symbols, "shown",
 		      (json_int_t)r->nr_rows, "tolerance", "abs_per_io",
 		      r->opts.tol_abs, "rel", r->opts.tol_rel, "sides",
@@ -278,9 +278,9 @@ json_t *perfdiff_exact_json(const struct pdx_result *r)
 		if (json_array_append_new(sides,
 					  side_json(&r->sides[i], i == 0)))
 			goto fail;
-		if (i && json_array_append_new(
-				 totals,
-				 totals_json(&r->sides[0], &r->sides[i])))
+		if (i &&
+		    json_array_append_new(totals, totals_json(&r->sides[0],
+							      &r->sides[i])))
 			goto fail;
 	}
 	for (i = 0; i < r->nr_rows; i++)
@@ -312,6 +312,14 @@ static int reply(struct http_req *req, struct http_resp *resp,
 		return -1;
 	json_object_set_new(j, "experiment_id",
 			    json_integer(http_param_id(req, "id")));
+	/* whether ?kind=samples has anything to show (qemu-icount: no) */
+	json_object_set_new(
+		j, "sampled_runs",
+		json_integer(
+			db_int(req->db, 0,
+			       "SELECT count(*) FROM profiles p JOIN runs r"
+			       " ON r.id = p.run_id WHERE r.experiment_id = ?",
+			       1, http_param_id(req, "id"))));
 	return http_json(resp, 200, j);
 }
 
@@ -334,11 +342,13 @@ int api_perfdiff_exact(struct http_req *req, struct http_resp *resp,
 		goto out;
 	}
 	if (rc) {
-		rc = why ? http_error(resp, 409,
-				      "variant '%s' has no runs with exact profiles",
-				      why) :
-			   http_error(resp, 409,
-				      "no variant has runs with exact profiles");
+		rc = why ? http_error(
+				   resp, 409,
+				   "variant '%s' has no runs with exact profiles",
+				   why) :
+			   http_error(
+				   resp, 409,
+				   "no variant has runs with exact profiles");
 		rc = rc < 0 ? -1 : 1;
 		goto out;
 	}
@@ -347,7 +357,8 @@ int api_perfdiff_exact(struct http_req *req, struct http_resp *resp,
 	xo.sort_idx = o->sort_idx;
 	xo.limit = o->limit;
 	if ((size_t)xo.sort_idx >= l.nsides) {
-		rc = http_error(resp, 400, "order: only %zu variant(s) compared",
+		rc = http_error(resp, 400,
+				"order: only %zu variant(s) compared",
 				l.nsides - 1);
 		rc = rc < 0 ? -1 : 1;
 		goto out;

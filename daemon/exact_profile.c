@@ -24,8 +24,7 @@ static int bad(char *err, size_t errlen, const char *fmt, ...)
 
 /* Integer member @k of @o in [lo, EXACT_MAX_COUNT]; its value in @out. */
 static int count_field(json_t *o, const char *where, const char *k,
-		       json_int_t lo, json_int_t *out, char *err,
-		       size_t errlen)
+		       json_int_t lo, json_int_t *out, char *err, size_t errlen)
 {
 	json_t *v = json_object_get(o, k);
 
@@ -37,8 +36,8 @@ static int count_field(json_t *o, const char *where, const char *k,
 	*out = json_integer_value(v);
 	if (*out < lo || *out > EXACT_MAX_COUNT)
 		return bad(err, errlen,
-			   "%s: field '%s' must be %" PRId64 " to 2^53",
-			   where, k, (int64_t)lo);
+			   "%s: field '%s' must be %" PRId64 " to 2^53", where,
+			   k, (int64_t)lo);
 	return 0;
 }
 
@@ -46,8 +45,8 @@ static int count_field(json_t *o, const char *where, const char *k,
  * String member @k: 1..@max bytes, no NUL (jansson can carry one, SQLite
  * text would cut it short and two names would collide).
  */
-static int name_field(json_t *o, const char *where, const char *k,
-		      size_t max, char *err, size_t errlen)
+static int name_field(json_t *o, const char *where, const char *k, size_t max,
+		      char *err, size_t errlen)
 {
 	json_t *v = json_object_get(o, k);
 	size_t n;
@@ -83,7 +82,8 @@ static int check_symbols(json_t *a, json_int_t total, json_int_t *sum,
 	if (json_array_size(a) > EXACT_MAX_SYMBOLS)
 		return bad(err, errlen, "%s: more than %d symbols", w,
 			   EXACT_MAX_SYMBOLS);
-	json_array_foreach(a, i, e) {
+	json_array_foreach(a, i, e)
+	{
 		if (!json_is_object(e))
 			return bad(err, errlen, "%s[%zu]: must be an object", w,
 				   i);
@@ -97,18 +97,19 @@ static int check_symbols(json_t *a, json_int_t total, json_int_t *sum,
 		/* both <= 2^53: the sum cannot overflow before the check */
 		*sum += n;
 		if (*sum > total)
-			return bad(err, errlen,
-				   "%s: the symbols' instructions exceed the total (%" PRId64
-				   ")",
-				   w, (int64_t)total);
+			return bad(
+				err, errlen,
+				"%s: the symbols' instructions exceed the total (%" PRId64
+				")",
+				w, (int64_t)total);
 	}
 	return 0;
 }
 
 int exact_profile_validate(json_t *p, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "kind",   "source", "ios",
-					    "total",  "kernel", "user",
+	static const char *const keys[] = { "kind",	    "source",  "ios",
+					    "total",	    "kernel",  "user",
 					    "unattributed", "symbols", NULL };
 	const char *w = "bench.exact_profile", *badkey;
 	json_int_t ios, total, kernel, user, unatt = 0, sum;
@@ -209,13 +210,17 @@ int exact_profile_store(sqlite3 *db, int64_t run, json_t *p)
 		return -1;
 	ins = db_prepare(db, "INSERT OR IGNORE INTO symbols (dso, name)"
 			     " VALUES (?,?)");
-	sel = db_prepare(db, "SELECT id FROM symbols WHERE dso = ? AND name = ?");
-	cnt = db_prepare(db, "INSERT INTO exact_profile_symbols (run_id,"
-			     " symbol_id, insns) VALUES (?,?,?)"
-			     " ON CONFLICT DO UPDATE SET insns = insns + excluded.insns");
+	sel = db_prepare(db,
+			 "SELECT id FROM symbols WHERE dso = ? AND name = ?");
+	cnt = db_prepare(
+		db,
+		"INSERT INTO exact_profile_symbols (run_id,"
+		" symbol_id, insns) VALUES (?,?,?)"
+		" ON CONFLICT DO UPDATE SET insns = insns + excluded.insns");
 	if (!ins || !sel || !cnt)
 		goto out;
-	json_array_foreach(json_object_get(p, "symbols"), i, e) {
+	json_array_foreach(json_object_get(p, "symbols"), i, e)
+	{
 		int64_t id = symbol_id(ins, sel, e);
 
 		if (id < 0)

@@ -64,7 +64,8 @@ static int xtab_rehash(struct xtab *t)
 	if (!ns)
 		return -1;
 	for (i = 0; i < t->nr; i++) {
-		for (j = t->hash[i] & (ncap - 1); ns[j]; j = (j + 1) & (ncap - 1))
+		for (j = t->hash[i] & (ncap - 1); ns[j];
+		     j = (j + 1) & (ncap - 1))
 			;
 		ns[j] = i + 1;
 	}
@@ -178,9 +179,10 @@ static int check_run(const struct pdx_run *p, const char *source,
 	size_t i;
 
 	if (strcmp(p->source ? p->source : "", source))
-		return errf(err, errlen,
-			    "%s: run %zu: source '%s' is not the baseline's '%s'",
-			    side, run, p->source ? p->source : "", source);
+		return errf(
+			err, errlen,
+			"%s: run %zu: source '%s' is not the baseline's '%s'",
+			side, run, p->source ? p->source : "", source);
 	if (!p->ios)
 		return errf(err, errlen, "%s: run %zu: no IOs counted", side,
 			    run);
@@ -191,10 +193,11 @@ static int check_run(const struct pdx_run *p, const char *source,
 				    run);
 		sum += p->syms[i].insns;
 		if (sum < p->syms[i].insns || sum > p->total)
-			return errf(err, errlen,
-				    "%s: run %zu: symbol instructions exceed the total (%" PRIu64
-				    ")",
-				    side, run, p->total);
+			return errf(
+				err, errlen,
+				"%s: run %zu: symbol instructions exceed the total (%" PRIu64
+				")",
+				side, run, p->total);
 	}
 	return 0;
 }
@@ -280,11 +283,12 @@ static int build_rows(struct pdx_result *r, struct xtab *t)
 			struct pdx_side_info *si = &r->sides[s];
 
 			xacc_close(&t->acc[i * n + s], si->nr_runs, &c->per_io);
-			c->share = si->total.mean > 0 ?
-					   c->per_io.mean * 100 / si->total.mean :
-					   0;
+			c->share = si->total.mean > 0 ? c->per_io.mean * 100 /
+								si->total.mean :
+							0;
 			c->delta = c->per_io.mean - row->cells[0].per_io.mean;
-			c->unstable = unstable(&c->per_io, si->nr_runs, &r->opts);
+			c->unstable =
+				unstable(&c->per_io, si->nr_runs, &r->opts);
 			si->nr_unstable += c->unstable == 1;
 		}
 	}
@@ -432,9 +436,9 @@ void perfdiff_exact_free(struct pdx_result *r)
 /* perf's priv level: kernel and module dsos are "[name]". */
 static char sym_level(const char *dso)
 {
-	static const char *const user[] = { "[vdso]",  "[vsyscall]", "[unknown]",
-					    "[heap]",  "[stack]",    "[anon]",
-					    "[vvar]",  NULL };
+	static const char *const user[] = { "[vdso]", "[vsyscall]", "[unknown]",
+					    "[heap]", "[stack]",    "[anon]",
+					    "[vvar]", NULL };
 	int i;
 
 	if (dso[0] != '[')
@@ -459,9 +463,10 @@ static void print_sides(FILE *f, const struct pdx_result *r)
 			"#  [%zu] %s: %zu run%s, %" PRIu64
 			" IOs, %.3f instr/IO (kernel %.3f, user %.3f)%s%s\n",
 			s, si->name, si->nr_runs, si->nr_runs == 1 ? "" : "s",
-			si->ios, si->total.mean, si->kernel.mean,
-			si->user.mean, s ? "" : " (Baseline)",
-			si->unstable == 1 ? " (runs disagree on the total!)" : "");
+			si->ios, si->total.mean, si->kernel.mean, si->user.mean,
+			s ? "" : " (Baseline)",
+			si->unstable == 1 ? " (runs disagree on the total!)" :
+					    "");
 	}
 	fprintf(f, "#\n");
 	for (s = 1; s < r->nr_sides; s++) {
@@ -482,8 +487,8 @@ static void print_sides(FILE *f, const struct pdx_result *r)
 		r->opts.tol_abs, r->opts.tol_rel * 100);
 }
 
-static void hdr(FILE *f, const struct pdx_result *r, const char *name,
-		size_t s, int w, bool last)
+static void hdr(FILE *f, const struct pdx_result *r, const char *name, size_t s,
+		int w, bool last)
 {
 	char buf[32];
 

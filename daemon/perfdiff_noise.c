@@ -29,7 +29,8 @@ static double betacf(double a, double b, double x)
 		c = fabs(c) < tiny ? tiny : c;
 		h *= d * c;
 		/* odd step */
-		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		num = -(a + m) * (a + b + m) * x /
+		      ((a + 2 * m) * (a + 2 * m + 1));
 		d = 1 + num * d;
 		d = 1 / (fabs(d) < tiny ? tiny : d);
 		c = 1 + num / c;

@@ -151,6 +151,7 @@ check "$(jq -r .rows[0].symbol <<<"$pd")" = blk_mq_put_tags "the changed functio
 check "$(row hrtimer_interrupt | jq .unstable)" = true "runs of one kernel that differ are flagged"
 check "$(row io_submit_sqes | jq .unstable)" = false "5 instructions in 1M IOs are within the tolerance"
 check "$(row blk_mq_put_tags | jq -r '.delta_per_io | . * 1000 | round')" = 7200 "+7.2 instructions per IO"
+check "$(jq .sampled_runs <<<"$pd")" -eq 4 "the runs also have sampled profiles"
 
 # limit, sort, and the same diff without ?variant (two variants: the same)
 check "$(api GET "/api/v1/experiments/$EXP/perf-diff?limit=2" "$SUB" | jq -r '[.rows[].symbol] | join(",")')" = \
@@ -161,7 +162,7 @@ check "$(api GET "/api/v1/experiments/$EXP/perf-diff?sort=stddev&limit=1" "$SUB"
 # ?kind=samples: the sampled profiles of the same runs
 pd=$(api GET "/api/v1/experiments/$EXP/perf-diff?kind=samples" "$SUB")
 expect_status 200 "kind=samples"
-check "$(jq -r '.event + " " + (has("kind") | tostring)' <<<"$pd")" = "cpu-clock false" "sampled diff on request"
+check "$(jq -r '.event + " " + .kind' <<<"$pd")" = "cpu-clock samples" "sampled diff on request"
 api GET "/api/v1/experiments/$EXP/perf-diff?kind=cycles" "$SUB" >/dev/null
 expect_status 400 "bad kind"
 

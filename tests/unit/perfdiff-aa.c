@@ -107,7 +107,8 @@ static void one_diff(int n, const double *lambda, struct tally *t)
 				/* per-run overdispersion, like aliasing */
 				double lam = lambda[i] * (1 + 0.03 * normal());
 
-				snprintf(names[i], sizeof(names[i]), "sym%d", i);
+				snprintf(names[i], sizeof(names[i]), "sym%d",
+					 i);
 				syms[s][k][i] = (struct pd_sym){
 					"[kernel.kallsyms]", names[i],
 					poisson(lam > 1 ? lam : 1) + 1
@@ -116,12 +117,14 @@ static void one_diff(int n, const double *lambda, struct tally *t)
 				sum[s][i] += syms[s][k][i].samples;
 			}
 			for (i = 0; i < NSYM; i++)
-				share[s][k][i] = syms[s][k][i].samples * 100.0 / total;
+				share[s][k][i] =
+					syms[s][k][i].samples * 100.0 / total;
 			runs[s][k] = (struct pd_profile){ "cpu-clock", total, 0,
 							  NSYM, syms[s][k] };
 			tot[s] += total;
 		}
-		sides[s] = (struct pd_side){ s ? "new" : "base", (size_t)n, runs[s] };
+		sides[s] = (struct pd_side){ s ? "new" : "base", (size_t)n,
+					     runs[s] };
 	}
 	perfdiff_default_opts(&o);
 	r = perfdiff_compute(sides, 2, &o, err, sizeof(err));
@@ -187,10 +190,12 @@ static void run(int n)
 	       100.0 * t.ref_real / t.cells, 100.0 * t.diffs_any / NDIFF,
 	       100.0 * t.old_real / t.cells, 100.0 * t.unc / t.cells);
 	CHECK(t.cells == (long)NSYM * NDIFF);
-	CHECK(t.disagree <= 1, "%ld marks differ from the reference", t.disagree);
+	CHECK(t.disagree <= 1, "%ld marks differ from the reference",
+	      t.disagree);
 	CHECK(t.real <= 0.05 * t.cells, "%ld of %ld real", t.real, t.cells);
 	/* BH under the complete null: P(any) = q = 5 %; 400 diffs -> sd 1.1 % */
-	CHECK(t.diffs_any <= 0.08 * NDIFF, "%ld diffs with a real delta", t.diffs_any);
+	CHECK(t.diffs_any <= 0.08 * NDIFF, "%ld diffs with a real delta",
+	      t.diffs_any);
 	/* the t test alone holds its level: at most about 5 % of the null
 	 * deltas below 0.05 (Welch is conservative at 2 runs: ~2.3 %) */
 	CHECK(t.unc > 0.01 * t.cells && t.unc < 0.07 * t.cells, "%ld", t.unc);

@@ -30,9 +30,11 @@ int main(void)
 
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		q = pd_t_quantile(table[i].p, table[i].df);
-		CHECK(fabs(q - table[i].t) <= 0.0005, "t(%g, %g) = %.4f, table %.3f",
-		      table[i].p, table[i].df, q, table[i].t);
-		CHECK(fabs(pd_t_quantile(1 - table[i].p, table[i].df) + q) < 1e-9,
+		CHECK(fabs(q - table[i].t) <= 0.0005,
+		      "t(%g, %g) = %.4f, table %.3f", table[i].p, table[i].df,
+		      q, table[i].t);
+		CHECK(fabs(pd_t_quantile(1 - table[i].p, table[i].df) + q) <
+			      1e-9,
 		      "symmetry at df %g", table[i].df);
 	}
 	/* df -> large: the normal 1.95996 */
@@ -42,12 +44,15 @@ int main(void)
 
 	/* closed forms: df 1 (Cauchy) and df 2 */
 	for (t = 0; t < 200; t = t * 1.7 + 0.05) {
-		double c1 = 1 - 2 / M_PI * atan(t), c2 = 1 - t / sqrt(2 + t * t);
+		double c1 = 1 - 2 / M_PI * atan(t),
+		       c2 = 1 - t / sqrt(2 + t * t);
 
 		CHECK(fabs(pd_t_tail2(t, 1) - c1) <= 1e-12 + 1e-9 * c1,
-		      "df 1 tail at %g: %.15g vs %.15g", t, pd_t_tail2(t, 1), c1);
+		      "df 1 tail at %g: %.15g vs %.15g", t, pd_t_tail2(t, 1),
+		      c1);
 		CHECK(fabs(pd_t_tail2(-t, 2) - c2) <= 1e-12 + 1e-9 * c2,
-		      "df 2 tail at %g: %.15g vs %.15g", t, pd_t_tail2(-t, 2), c2);
+		      "df 2 tail at %g: %.15g vs %.15g", t, pd_t_tail2(-t, 2),
+		      c2);
 	}
 	/* real df between: the tail falls as df grows */
 	CHECK(pd_t_tail2(3, 1.5) < pd_t_tail2(3, 1) &&
@@ -58,8 +63,8 @@ int main(void)
 	CHECK(fabs(pd_welch_df(4, 5, 4, 5) - 8) < 1e-12);
 	CHECK(fabs(pd_welch_df(0, 5, 4, 3) - 2) < 1e-12);
 	/* va 1, vb 4, n 2 and 3: (0.5 + 1.333)^2 / (0.25/1 + 1.778/2) */
-	CHECK(fabs(pd_welch_df(1, 2, 4, 3) - (11.0 / 6) * (11.0 / 6) /
-						 (0.25 + 16.0 / 18)) < 1e-12);
+	CHECK(fabs(pd_welch_df(1, 2, 4, 3) -
+		   (11.0 / 6) * (11.0 / 6) / (0.25 + 16.0 / 18)) < 1e-12);
 	CHECK(pd_welch_p(0, 1, 3, 1, 3) == 1 && pd_welch_p(2, 0, 3, 0, 3) == 0);
 	CHECK(isnan(pd_welch_p(1, 1, 1, 1, 3)));
 
@@ -68,7 +73,8 @@ int main(void)
 	{
 		const double p1[] = { 0.2, 0.045, 0.01, 0.04, NAN };
 		const double p2[] = { 0.05, 0.04, 0.03, 0.02, 0.01 };
-		const double p3[] = { 0.011, 0.02, 0.5 }; /* .0167 .0333: both */
+		const double p3[] = { 0.011, 0.02,
+				      0.5 }; /* .0167 .0333: both */
 		unsigned char r[5];
 
 		CHECK(!pd_bh(p1, 5, 0.05, r));
