@@ -10,8 +10,10 @@
 # with the canary's ~770 instructions per IO and every other symbol within
 # 2 instructions per IO (the canary is a separate build: io_uring's
 # io_free_batch_list moves by exactly 1); the runs of each kernel agree (no
-# '!' spread). An experiment whose patch does not apply ends with a
-# failed variant showing patch(1)'s message through the API.
+# '!' on its top row; other rows may carry one: the guest's wall-clock-seeded
+# sbitmap hints make about one boot in 16 differ in
+# __sbitmap_queue_get_batch). An experiment whose patch does not apply
+# ends with a failed variant showing patch(1)'s message through the API.
 # Kernel images are cached in build/kcache (shared with other tests), so
 # only the first run on a machine pays the cold build (~4 min on 2 cores).
 . "$(dirname "$0")/../api/lib.sh"
@@ -136,7 +138,7 @@ check "$(awk -v d="$d" 'BEGIN { print (d > 700 && d < 850) }')" -eq 1 \
 second=$(sed -n 2p <<<"$rows" | awk '{ d = $3; if (d < 0) d = -d; print d }')
 check "$(awk -v d="$second" 'BEGIN { print (d <= 2) }')" -eq 1 \
 	"the next symbol moves by $second <= 2 instructions per IO"
-check "$(grep -c '!' <<<"$rows")" -eq 0 "runs of one kernel agree (no '!' spread)"
+check "$(grep -c '!' <<<"$top")" -eq 0 "runs of one kernel agree on blk_mq_submit_bio (no '!')"
 grep -E "job [0-9]+ done|failed" "$TMP/runner.log" | tail -20
 echo "total $(($(date +%s) - start))s"
 exit 0
