@@ -15,7 +15,12 @@
  * one, which the polled IO loop does not do.
  *
  * The window: counters run all the time; the start marker snapshots every
- * block's counter, the end marker takes the difference. With several
+ * block's counter, the end marker takes the difference. A block is
+ * counted when it is entered, so the block holding the start mark falls
+ * before the snapshot and the one holding the end mark after it: the
+ * instructions after the start mark in its block are added back, and the
+ * end mark and what follows it in its block taken off, so the window is
+ * exactly the instructions executed between the two marks. With several
  * bench threads, the window opens at the first start mark and closes when
  * as many end marks as start marks have run. Marks are recognised only at
  * user-space addresses: kernel code (a patch under test) cannot fake one.
@@ -61,10 +66,18 @@ static uint64_t naddrs, addrs_cap;
 static char *out_path;
 static int failed;		/* out of memory / too many blocks */
 
+/* A mark instruction: its kind and where it sits. */
+struct mark {
+	int kind;		/* 1 start, 2 end */
+	struct block *b;
+	uint32_t idx;		/* instruction index in the block */
+};
+
 static struct {
 	uint64_t starts, ends;	/* marks executed */
 	uint64_t open;		/* threads inside the window */
 	int state;		/* 0 before, 1 open, 2 closed */
+	struct mark first, last; /* the marks that opened and closed it */
 } win;
 
 static struct block *block_at(uint32_t i)
@@ -184,12 +197,15 @@ static void snapshot(int start)
 
 static void on_mark(unsigned int vcpu, void *udata)
 {
+	const struct mark *m = udata;
+
 	(void)vcpu;
-	if (udata == (void *)1) {
+	if (m->kind == 1) {
 		win.starts++;
 		if (win.state == 0) {
 			snapshot(1);
 			win.state = 1;
+			win.first = *m;
 		}
 		if (win.state == 1)
 			win.open++;
@@ -199,7 +215,23 @@ static void on_mark(unsigned int vcpu, void *udata)
 	if (win.state == 1 && --win.open == 0) {
 		snapshot(0);
 		win.state = 2;
+		win.last = *m;
 	}
+}
+
+/*
+ * Times instruction k of b ran inside the window: the block's entries,
+ * corrected for the mark blocks (see the top of this file).
+ */
+static uint64_t insn_count(const struct block *b, uint32_t k)
+{
+	uint64_t c = b->win;
+
+	if (b == win.first.b && k > win.first.idx)
+		c++;
+	if (b == win.last.b && k >= win.last.idx && c)
+		c--;
+	return c;
 }
 
 /* 1 start, 2 end, 0 not a mark; kernel addresses never mark. */
@@ -229,11 +261,19 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
 		int k = mark_kind(in);
+		struct mark *m;
 
-		if (k)
-			qemu_plugin_register_vcpu_insn_exec_cb(
-				in, on_mark, QEMU_PLUGIN_CB_NO_REGS,
-				(void *)(uintptr_t)k);
+		if (!k)
+			continue;
+		/* Never freed: a mark is translated a handful of times. */
+		m = malloc(sizeof(*m));
+		if (!m) {
+			failed = 1;
+			return;
+		}
+		*m = (struct mark){ .kind = k, .b = b, .idx = (uint32_t)i };
+		qemu_plugin_register_vcpu_insn_exec_cb(in, on_mark,
+						       QEMU_PLUGIN_CB_NO_REGS, m);
 	}
 }
 
@@ -310,12 +350,12 @@ static void on_exit_cb(qemu_plugin_id_t id, void *udata)
 	for (uint32_t i = 0; i < nblocks && win.state == 2 && !failed; i++) {
 		struct block *b = block_at(i);
 
-		for (uint32_t k = 0; k < b->n && b->win; k++) {
-			if (acc_add(&a, addrs[b->addr_off + k], b->win)) {
+		for (uint32_t k = 0; k < b->n && !failed; k++) {
+			uint64_t c = insn_count(b, k);
+
+			if (c && acc_add(&a, addrs[b->addr_off + k], c))
 				failed = 1;
-				break;
-			}
-			total += b->win;
+			total += c;
 		}
 	}
 	if (failed) {
