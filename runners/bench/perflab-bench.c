@@ -284,6 +284,7 @@ static int summarise(struct run *run, char *err, size_t len)
 			return -1;
 		}
 	}
+	s->window_ios = ios;
 	if (ios) {
 		s->user_ns_per_io = (double)user / ios;
 		s->sys_ns_per_io = (double)sys / ios;

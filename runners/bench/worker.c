@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "insn_marker.h"
 #include "prng.h"
 #include "worker.h"
 
@@ -305,8 +306,10 @@ static void window_mark(struct worker *w, bool start, uint64_t done)
 		w->win.user_ns = u;
 		w->win.sys_ns = s;
 		w->win.started = true;
+		insn_marker_start();
 		return;
 	}
+	insn_marker_end();
 	w->win.end_ns = now_ns();
 	w->win.end_done = done;
 	w->win.user_ns = u - w->win.user_ns;

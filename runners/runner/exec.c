@@ -6,6 +6,7 @@
 #include "runners/runner/exec.h"
 #include "runners/runner/benchargs.h"
 #include "runners/runner/initramfs.h"
+#include "runners/runner/insnprof.h"
 #include "runners/runner/proto.h"
 #include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
@@ -57,6 +58,11 @@ static void phase(const struct exec_ctx *c, const char *ph, const char *msg)
 		c->phase(c->arg, ph, msg);
 }
 
+int exec_exact_profile(const struct runner_cfg *cfg)
+{
+	return cfg->insn_plugin && !strcmp(cfg->backend, "qemu-icount");
+}
+
 int exec_build(const struct exec_ctx *c, const struct job *j,
 	       struct kbuild_result *kr, struct outcome *o)
 {
@@ -68,6 +74,7 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 		.base_config = cfg->base_config,
 		.patches = j->patches, .npatches = j->npatches,
 		.jobs = cfg->jobs, .cancel = c->abort,
+		.want_sysmap = exec_exact_profile(cfg),
 		.uid = cfg->build_uid, .gid = cfg->build_gid,
 	};
 	static const char *const reason[] = {
@@ -197,6 +204,25 @@ out:
 	return ret;
 }
 
+/* A run without its exact profile is still a valid run: log why. */
+static void attach_exact(const struct exec_ctx *c,
+			 const struct kbuild_result *kr, const char *prof,
+			 struct outcome *o)
+{
+	char scratch[4300], err[512], msg[600];
+	struct insnprof_src src = {
+		.plugin_out = prof, .sysmap = kr->sysmap,
+		.bench_static = c->cfg->bench_static, .scratch = scratch,
+	};
+
+	snprintf(scratch, sizeof(scratch), "%s.nm", prof);
+	if (!insnprof_attach(o->bench, &src, err, sizeof(err)))
+		return;
+	snprintf(msg, sizeof(msg), "no exact profile: %s", err);
+	phase(c, "run", msg);
+	fprintf(stderr, "perflab-runner: %s\n", msg);
+}
+
 int exec_qemu(const struct exec_ctx *c, const struct job *j,
 	      struct outcome *o)
 {
@@ -206,7 +232,7 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 	struct qemu_outcome qo;
 	struct qphase qp = { c };
 	struct qemu_spec s = { 0 };
-	char initrd[4200], console[4200], img[4200], err[512];
+	char initrd[4200], console[4200], img[4200], err[512], prof[4200];
 	char kvm_broken[4200];
 	char *args = NULL;
 	int ret = -1, timeout;
@@ -215,6 +241,26 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 	    benchargs_from_json(j->bench, &ba, err, sizeof(err))) {
 		outcome_fail(o, "internal", strdup(err));
 		return -1;
+	}
+	snprintf(prof, sizeof(prof), "%s/insn-%lld.prof", cfg->workdir, j->id);
+	if (exec_exact_profile(cfg)) {
+		if (access(cfg->insn_plugin, R_OK) ||
+		    !insnprof_path_ok(cfg->insn_plugin) ||
+		    !insnprof_path_ok(prof)) {
+			outcome_fail(o, "internal", rutil_strdupf(
+				"insn plugin %s: %s (make builds it; paths "
+				"must not contain ',')", cfg->insn_plugin,
+				strerror(errno)));
+			goto out_args;
+		}
+		/*
+		 * The exact profile replaces the sampled one: the sampler's
+		 * interrupts and ring reads would be counted in it.
+		 */
+		benchargs_drop(&ba, "-P");
+		s.plugin = cfg->insn_plugin;
+		s.plugin_out = prof;
+		unlink(prof);
 	}
 	if (exec_build(c, j, &kr, o))
 		goto out_args;
@@ -263,10 +309,14 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 		}
 	}
 	ret = guest_outcome(&qo, o);
+	if (!ret && s.plugin)
+		attach_exact(c, &kr, prof, o);
 	o->boot_log = strdup(tail(qo.console, qo.console_len, LOG_MAX));
 	qemu_outcome_free(&qo);
 out_initrd:
 	unlink(initrd);
+	if (s.plugin)
+		unlink(prof);
 out_kr:
 	kbuild_result_free(&kr);
 out_args:

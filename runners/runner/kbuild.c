@@ -212,6 +212,9 @@ static int load_cached(const struct kb_paths *p, struct kbuild_result *res)
 		free(text);
 		return -1;
 	}
+	snprintf(res->sysmap, sizeof(res->sysmap), "%s/System.map", p->img);
+	if (access(res->sysmap, R_OK))
+		res->sysmap[0] = '\0';
 	meta_get(text, "release", res->release, sizeof(res->release));
 	meta_get(text, "build_id", res->build_id, sizeof(res->build_id));
 	meta_get(text, "seconds", secs, sizeof(secs));
@@ -352,6 +355,45 @@ static void read_build_id(const struct kbuild_req *r, const struct kb_paths *p,
 	free(text);
 }
 
+/*
+ * img_tmp -> img. An entry from before System.map was cached is replaced
+ * in one step (RENAME_EXCHANGE), so a concurrent reader sees either the
+ * old complete entry or the new one.
+ */
+static int install_dir(const struct kb_paths *p)
+{
+	if (!rename(p->img_tmp, p->img))
+		return 0;
+	if (errno != ENOTEMPTY && errno != EEXIST)
+		return -1;
+	if (renameat2(AT_FDCWD, p->img_tmp, AT_FDCWD, p->img, RENAME_EXCHANGE))
+		return -1;
+	rutil_rm_rf(p->img_tmp);
+	return 0;
+}
+
+/*
+ * A cached image without System.map: if the object dir still holds that
+ * very build (same GNU build id), its System.map is the image's.
+ */
+static int add_sysmap(const struct kbuild_req *r, const struct kb_paths *p,
+		      struct kbuild_result *res)
+{
+	char id[128], src[4300], dst[4300];
+
+	read_build_id(r, p, id, sizeof(id));
+	if (!id[0] || strcmp(id, res->build_id))
+		return -1;
+	snprintf(src, sizeof(src), "%s/System.map", p->obj);
+	snprintf(dst, sizeof(dst), "%s/System.map.tmp", p->img);
+	if (rutil_copy_file(src, dst, 0644))
+		return -1;
+	snprintf(src, sizeof(src), "%s/System.map", p->img);
+	if (rename(dst, src))
+		return -1;
+	return load_cached(p, res);
+}
+
 static int install_image(const struct kbuild_req *r, const struct kb_paths *p,
 			 double secs, struct kbuild_result *res)
 {
@@ -369,6 +411,10 @@ static int install_image(const struct kbuild_req *r, const struct kb_paths *p,
 	snprintf(dst, sizeof(dst), "%s/build.log", p->img_tmp);
 	if (rutil_copy_file(p->log, dst, 0644))
 		return -1;
+	snprintf(src, sizeof(src), "%s/System.map", p->obj);
+	snprintf(dst, sizeof(dst), "%s/System.map", p->img_tmp);
+	if (rutil_copy_file(src, dst, 0644))
+		return -1;
 	snprintf(src, sizeof(src), "%s/include/config/kernel.release", p->obj);
 	rel = rutil_read_file(src, NULL);
 	if (rel)
@@ -380,7 +426,7 @@ static int install_image(const struct kbuild_req *r, const struct kb_paths *p,
 	snprintf(dst, sizeof(dst), "%s/meta", p->img_tmp);
 	ret = meta ? rutil_write_file(dst, meta, strlen(meta)) : -1;
 	free(meta);
-	if (ret || rename(p->img_tmp, p->img))
+	if (ret || install_dir(p))
 		return -1;
 	ret = load_cached(p, res);
 	res->seconds = secs;
@@ -465,7 +511,7 @@ int kbuild_image(const struct kbuild_req *r, struct kbuild_result *res)
 	kbuild_patchset_hash(r->patches, r->npatches, ps_hash);
 	kbuild_key(r->base_name, ps_hash, cfg_hash, res->key);
 	set_paths(r, cfg_hash, res->key, &p);
-	if (!load_cached(&p, res)) {
+	if (!load_cached(&p, res) && (!r->want_sysmap || res->sysmap[0])) {
 		res->cached = 1;
 		return 0;
 	}
@@ -491,7 +537,8 @@ int kbuild_image(const struct kbuild_req *r, struct kbuild_result *res)
 		return -1;
 	}
 	/* Someone may have built it while we waited for the lock. */
-	if (!load_cached(&p, res)) {
+	if (!load_cached(&p, res) && (!r->want_sysmap || res->sysmap[0] ||
+				      !add_sysmap(r, &p, res))) {
 		res->cached = 1;
 		ret = 0;
 	} else {

@@ -10,6 +10,8 @@
  *   images/<key>/bzImage         finished image, key = sha256 of
  *   images/<key>/build.log       (base, patch-set sha256, config hash)
  *   images/<key>/meta            release=, build_id=, seconds=
+ *   images/<key>/System.map      symbols of the image (exact profiles);
+ *                                added to older cache entries on demand
  */
 #ifndef PERFLAB_KBUILD_H
 #define PERFLAB_KBUILD_H
@@ -38,6 +40,8 @@ struct kbuild_req {
 	int jobs;		/* make -j */
 	int timeout_s;
 	const volatile sig_atomic_t *cancel;
+	int want_sysmap;	/* a cached image without System.map is
+				 * completed (or rebuilt) */
 	uid_t uid;		/* build as this user if root; -1: as is */
 	gid_t gid;
 };
@@ -47,6 +51,7 @@ struct kbuild_result {
 	char key[65];
 	char image[4096];
 	char log[4096];		/* full build log */
+	char sysmap[4096];	/* System.map of the image, "" if none */
 	int cached;
 	double seconds;
 	char release[128];	/* uname -r of the image */
