@@ -85,6 +85,15 @@ static void strip_first(char *p)
 		memmove(p, p + 2, strlen(p + 2) + 1);
 }
 
+/* patch -p1: the first component, whatever it is. */
+static void strip_p1(char *p)
+{
+	char *s = strchr(p, '/');
+
+	if (s && strcmp(p, "/dev/null"))
+		memmove(p, s + 1, strlen(s + 1) + 1);
+}
+
 char *pp_token(const char *s, size_t n, bool strip_ab)
 {
 	size_t used;
@@ -121,7 +130,7 @@ const char *pp_problem(const char *p)
 	if (n > PP_MAX_PATH)
 		return "path too long";
 	if (p[0] == '/')
-		return "absolute path";
+		return "absolute path (outside the tree)";
 	for (s = p; *s; s++) {
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return "control character in path";
@@ -134,7 +143,7 @@ const char *pp_problem(const char *p)
 		if (!n && s)
 			return "empty component in path";
 		if (n == 2 && c[0] == '.' && c[1] == '.')
-			return "path contains a '..' component";
+			return "path contains a '..' component (outside the tree)";
 	}
 	return NULL;
 }
@@ -197,7 +206,7 @@ static void git_names(const char *s, size_t n, struct pp_line *out)
 	out->b = pp_token(s + used + 1, n - used - 1, false);
 }
 
-static void check_names(struct pp_line *out)
+static void check_names(struct pp_line *out, bool p1)
 {
 	char *name[2] = { out->a, out->b }, *p;
 	bool ab = out->kind == PP_GIT || out->kind == PP_OLD ||
@@ -216,7 +225,9 @@ static void check_names(struct pp_line *out)
 		if (out->why)
 			out->name = name[i];
 		free(p);
-		if (ab)
+		if (ab && p1)
+			strip_p1(name[i]);
+		else if (ab)
 			strip_first(name[i]);
 	}
 }
@@ -247,7 +258,8 @@ static const char *index_mode(const char *s, size_t n, size_t *rest)
 	return s + i;
 }
 
-enum pp_kind pp_header_line(const char *l, size_t n, struct pp_line *out)
+enum pp_kind pp_header_line(const char *l, size_t n, bool p1,
+			    struct pp_line *out)
 {
 	size_t k, i, rest;
 	const char *m;
@@ -285,7 +297,7 @@ enum pp_kind pp_header_line(const char *l, size_t n, struct pp_line *out)
 	if ((kws[i].side == 0 && !out->a) || (kws[i].side == 1 && !out->b))
 		out->why = out->kind == PP_GIT ? NULL : "malformed file name";
 	else
-		check_names(out);
+		check_names(out, p1);
 	return out->kind;
 }
 
@@ -389,7 +401,7 @@ int pp_paths_of(const char *raw, size_t len, struct pp_paths *out,
 			free(l);
 			continue;
 		}
-		pp_header_line(p, n, &pl);
+		pp_header_line(p, n, true, &pl);
 		if (pl.why) {
 			snprintf(err, errlen, "line %ld: %s%s%.200s", lineno,
 				 pl.why, pl.name ? ": " : "",

@@ -32,17 +32,21 @@ enum pp_kind {
 
 struct pp_line {
 	enum pp_kind kind;
-	char *a, *b;		/* malloc'd names, "a/"/"b/" stripped */
+	char *a, *b;		/* malloc'd names, see pp_header_line() */
 	const char *why;	/* set: refuse the patch for this reason */
 	const char *name;	/* the name why is about (a or b), or NULL */
 };
 
 /*
  * Classify one line (no newline) of a diff header.  Names are unquoted and
- * checked with pp_problem(); modes with pp_mode_problem().  Always returns
- * the kind; a bad name or mode sets out->why.  Free with pp_line_free().
+ * checked with pp_problem(); modes with pp_mode_problem().  The names of
+ * diff --git, --- and +++ lose their first component like patch -p1 does
+ * when @p1, else only an "a/" or "b/" (how the daemon shows them).
+ * Always returns the kind; a bad name or mode sets out->why.  Free with
+ * pp_line_free().
  */
-enum pp_kind pp_header_line(const char *l, size_t n, struct pp_line *out);
+enum pp_kind pp_header_line(const char *l, size_t n, bool p1,
+			    struct pp_line *out);
 void pp_line_free(struct pp_line *pl);
 
 /*
