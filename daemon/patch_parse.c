@@ -289,7 +289,7 @@ static int header_line(struct pctx *c, const struct line *l, char **a,
 		       char **b)
 {
 	struct pp_line pl;
-	enum pp_kind k = pp_header_line(l->s, l->n, &pl);
+	enum pp_kind k = pp_header_line(l->s, l->n, false, &pl);
 
 	if (pl.why) {
 		fail(c, "line %zu: %s%s%s", c->lineno, pl.why,
