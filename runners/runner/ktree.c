@@ -212,6 +212,8 @@ static int copy_at(struct walk *w, int pfd, int dfd, const char *name,
 /* Can the build user write this pristine inode?  Then never link it. */
 static int writable_by_build(const struct walk *w, const struct stat *ps)
 {
+	if (S_ISLNK(ps->st_mode))
+		return 0;	/* a link's target cannot be rewritten */
 	return ps->st_uid == w->t->uid || ps->st_uid != 0 ||
 	       (ps->st_mode & 0022);
 }
@@ -261,7 +263,8 @@ static int clean_copy(struct walk *w, int pfd, int dfd, const char *name,
 	struct rec *r = rec_find(w, rel);
 
 	if (!r || r->ino != ds->st_ino || ds->st_uid != geteuid() ||
-	    (ds->st_mode & 0022) || !same_content(pfd, dfd, name, ps, ds))
+	    (S_ISREG(ds->st_mode) && (ds->st_mode & 0022)) ||
+	    !same_content(pfd, dfd, name, ps, ds))
 		return 0;
 	r->keep = 1;
 	return 1;
