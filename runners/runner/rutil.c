@@ -58,6 +58,8 @@ static void child_exec(const struct rutil_cmd *c, int out)
 		dprintf(2, "setuid: %s\n", strerror(errno));
 		_exit(126);
 	}
+	if (c->clear_env)
+		clearenv();
 	for (char *const *e = c->env; e && *e; e++)
 		putenv(*e);
 	execvp(c->argv[0], c->argv);

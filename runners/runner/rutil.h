@@ -27,6 +27,7 @@ struct rutil_cmd {
 	const volatile sig_atomic_t *cancel; /* non-zero: kill the child */
 	rutil_tick_fn tick;
 	void *tick_arg;
+	int clear_env;		/* start from an empty environment */
 	uid_t uid;		/* run as this user when gid/uid != -1 and root */
 	gid_t gid;
 };

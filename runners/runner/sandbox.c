@@ -139,6 +139,8 @@ char **sandbox_argv(const struct sandbox *sb, char *const *cmd, char **msg)
 		add3(&a, "--ro-bind", sb->ro[i], sb->ro[i]);
 	for (int i = 0; i < SANDBOX_MAX_BINDS && sb->rw[i]; i++)
 		add3(&a, "--bind", sb->rw[i], sb->rw[i]);
+	/* Nothing but /tmp is writable beyond the rw binds. */
+	add3(&a, "--remount-ro", "/", NULL);
 	env_args(&a, sb);
 	add3(&a, "--chdir", sb->cwd ? sb->cwd : "/", NULL);
 	add(&a, "--");
@@ -200,7 +202,12 @@ int sandbox_run(const struct sandbox *sb, char *const *cmd,
 	}
 	rc->argv = argv;
 	rc->cwd = NULL;		/* bwrap --chdir */
-	rc->env = NULL;		/* bwrap --clearenv */
+	/*
+	 * Empty for bwrap itself too: its pid 1 in the sandbox keeps the
+	 * environment it was started with, readable in /proc/1/environ.
+	 */
+	rc->env = NULL;
+	rc->clear_env = 1;
 	rc->uid = uid;
 	rc->gid = gid;
 	ret = rutil_run(rc, status);
