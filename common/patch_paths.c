@@ -9,17 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = malloc(n + 1);
-
-	if (p) {
-		memcpy(p, s, n);
-		p[n] = '\0';
-	}
-	return p;
-}
-
 static bool blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
@@ -111,7 +100,7 @@ char *pp_token(const char *s, size_t n, bool strip_ab)
 			n = (size_t)(tab - s);
 		while (n && blank(s[n - 1]))
 			n--;
-		p = xstrndup(s, n);
+		p = strndup(s, n);
 	}
 	if (p && strip_ab && strcmp(p, "/dev/null"))
 		strip_first(p);
@@ -196,7 +185,7 @@ static void git_names(const char *s, size_t n, struct pp_line *out)
 		out->a = pp_unquote(s, n, &used);
 	} else if ((sp = memchr(s, ' ', n))) {
 		used = (size_t)(sp - s);
-		out->a = xstrndup(s, used);
+		out->a = strndup(s, used);
 	}
 	if (!out->a || used >= n || s[used] != ' ') {
 		free(out->a);
@@ -394,7 +383,7 @@ int pp_paths_of(const char *raw, size_t len, struct pp_paths *out,
 			continue;
 		}
 		if (n > 3 && !memcmp(p, "@@ ", 3) && n < 256) {
-			char *l = xstrndup(p, n);
+			char *l = strndup(p, n);
 
 			if (l)
 				hunk_counts(l, &old, &new);
