@@ -322,9 +322,10 @@ static int put_entry(struct walk *w, int pfd, int dfd, const char *name,
 
 	if (!S_ISDIR(ps->st_mode)) {
 		if (w->farm && !writable_by_build(w, ps)) {
-			if (linkat(pfd, name, dfd, name, 0))
+			if (!linkat(pfd, name, dfd, name, 0))
+				return 0;
+			if (errno != EXDEV)	/* other fs: copies */
 				return err_at(w, "link", rel);
-			return 0;
 		}
 		return copy_at(w, pfd, dfd, name, ps, rel);
 	}
