@@ -32,8 +32,7 @@ static int unescape(const char *s, size_t n, size_t *i)
 		(*i)++;
 		return to[e - from];
 	}
-	for (v = 0, k = 0; k < 3 && *i < n && s[*i] >= '0' && s[*i] <= '7';
-	     k++)
+	for (v = 0, k = 0; k < 3 && *i < n && s[*i] >= '0' && s[*i] <= '7'; k++)
 		v = v * 8 + (s[(*i)++] - '0');
 	return k == 3 && v > 0 && v <= 255 ? v : -1;
 }
@@ -224,14 +223,20 @@ static void check_names(struct pp_line *out, bool p1)
 static const struct {
 	const char *kw;
 	enum pp_kind kind;
-	int side;	/* 0: a, 1: b, 2: mode */
+	int side; /* 0: a, 1: b, 2: mode */
 } kws[] = {
-	{ "diff --git ", PP_GIT, 0 },	    { "--- ", PP_OLD, 0 },
-	{ "+++ ", PP_NEW, 1 },		    { "rename from ", PP_RENAME_FROM, 0 },
-	{ "rename to ", PP_RENAME_TO, 1 },  { "copy from ", PP_COPY_FROM, 0 },
-	{ "copy to ", PP_COPY_TO, 1 },	    { "new file mode", PP_NEW_FILE, 2 },
-	{ "deleted file mode", PP_DELETED, 2 }, { "old mode", PP_MODE, 2 },
-	{ "new mode", PP_MODE, 2 },	    { "index ", PP_MODE, 3 },
+	{ "diff --git ", PP_GIT, 0 },
+	{ "--- ", PP_OLD, 0 },
+	{ "+++ ", PP_NEW, 1 },
+	{ "rename from ", PP_RENAME_FROM, 0 },
+	{ "rename to ", PP_RENAME_TO, 1 },
+	{ "copy from ", PP_COPY_FROM, 0 },
+	{ "copy to ", PP_COPY_TO, 1 },
+	{ "new file mode", PP_NEW_FILE, 2 },
+	{ "deleted file mode", PP_DELETED, 2 },
+	{ "old mode", PP_MODE, 2 },
+	{ "new mode", PP_MODE, 2 },
+	{ "index ", PP_MODE, 3 },
 };
 
 /* "index X..Y[ MODE]": the mode, if any, after the hashes. */
@@ -358,12 +363,12 @@ static void hunk_line(const char *p, size_t n, long *old, long *new)
 	} else if (p[0] == '+') {
 		(*new)--;
 	} else if (p[0] != '\\') {
-		*old = *new = 0;	/* malformed: resync */
+		*old = *new = 0; /* malformed: resync */
 	}
 }
 
-int pp_paths_of(const char *raw, size_t len, struct pp_paths *out,
-		char *err, size_t errlen)
+int pp_paths_of(const char *raw, size_t len, struct pp_paths *out, char *err,
+		size_t errlen)
 {
 	const char *p = raw, *end = raw + len, *nl;
 	long old = 0, new = 0, lineno = 0;

@@ -17,24 +17,24 @@
 #define PP_MAX_PATH 4096
 
 enum pp_kind {
-	PP_OTHER = 0,	/* not a header line */
-	PP_GIT,		/* diff --git A B: a, b */
-	PP_OLD,		/* --- A: a */
-	PP_NEW,		/* +++ B: b */
-	PP_RENAME_FROM,	/* a */
-	PP_RENAME_TO,	/* b */
-	PP_COPY_FROM,	/* a */
-	PP_COPY_TO,	/* b */
-	PP_NEW_FILE,	/* new file mode M */
-	PP_DELETED,	/* deleted file mode M */
-	PP_MODE,	/* old mode, new mode, index X..Y M */
+	PP_OTHER = 0, /* not a header line */
+	PP_GIT, /* diff --git A B: a, b */
+	PP_OLD, /* --- A: a */
+	PP_NEW, /* +++ B: b */
+	PP_RENAME_FROM, /* a */
+	PP_RENAME_TO, /* b */
+	PP_COPY_FROM, /* a */
+	PP_COPY_TO, /* b */
+	PP_NEW_FILE, /* new file mode M */
+	PP_DELETED, /* deleted file mode M */
+	PP_MODE, /* old mode, new mode, index X..Y M */
 };
 
 struct pp_line {
 	enum pp_kind kind;
-	char *a, *b;		/* malloc'd names, see pp_header_line() */
-	const char *why;	/* set: refuse the patch for this reason */
-	const char *name;	/* the name why is about (a or b), or NULL */
+	char *a, *b; /* malloc'd names, see pp_header_line() */
+	const char *why; /* set: refuse the patch for this reason */
+	const char *name; /* the name why is about (a or b), or NULL */
 };
 
 /*
@@ -88,8 +88,8 @@ struct pp_paths {
  * err set when a line must be refused, nothing names a file, or memory
  * runs out (out is then empty).
  */
-int pp_paths_of(const char *raw, size_t len, struct pp_paths *out,
-		char *err, size_t errlen);
+int pp_paths_of(const char *raw, size_t len, struct pp_paths *out, char *err,
+		size_t errlen);
 void pp_paths_free(struct pp_paths *p);
 
 #endif /* PERFLAB_PATCH_PATHS_H */

@@ -17,8 +17,11 @@
 
 int kpatch_reset(const struct kpatch_ctx *c, char **msg)
 {
-	struct ktree t = { .pristine = c->pristine, .src = c->worktree,
-			   .copies = c->copies, .uid = c->uid, .gid = c->gid };
+	struct ktree t = { .pristine = c->pristine,
+			   .src = c->worktree,
+			   .copies = c->copies,
+			   .uid = c->uid,
+			   .gid = c->gid };
 
 	*msg = NULL;
 	if (sandbox_user(&t.uid, &t.gid, msg))
@@ -46,11 +49,19 @@ static int apply_one(const struct kpatch_ctx *c, const struct kpatch *p,
 		     int idx, char **msg)
 {
 	char file[4096], log[4096], how[64];
-	char *cmd[] = { "patch", "-p1", "--forward", "--batch",
-			"--no-backup-if-mismatch", "--read-only=ignore",
-			"-r", "-", NULL };
-	struct sandbox sb = { .rw = { c->worktree }, .cwd = c->worktree,
-			      .uid = c->uid, .gid = c->gid };
+	char *cmd[] = { "patch",
+			"-p1",
+			"--forward",
+			"--batch",
+			"--no-backup-if-mismatch",
+			"--read-only=ignore",
+			"-r",
+			"-",
+			NULL };
+	struct sandbox sb = { .rw = { c->worktree },
+			      .cwd = c->worktree,
+			      .uid = c->uid,
+			      .gid = c->gid };
 	struct rutil_cmd cmd_;
 	int rc, st;
 	char *out;

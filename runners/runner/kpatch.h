@@ -14,18 +14,18 @@
 #include <signal.h>
 
 struct kpatch {
-	const char *name;	/* for messages, e.g. "0001-blk-mq-tag.patch" */
-	const char *raw;	/* diff or git format-patch mbox */
+	const char *name; /* for messages, e.g. "0001-blk-mq-tag.patch" */
+	const char *raw; /* diff or git format-patch mbox */
 	size_t len;
 };
 
 struct kpatch_ctx {
 	const char *pristine;
 	const char *worktree;
-	const char *copies;	/* root-owned ktree state file */
-	const char *scratch;	/* root-owned dir for patch files and logs */
+	const char *copies; /* root-owned ktree state file */
+	const char *scratch; /* root-owned dir for patch files and logs */
 	const volatile sig_atomic_t *cancel;
-	uid_t uid;		/* build user */
+	uid_t uid; /* build user */
 	gid_t gid;
 };
 

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_DEPTH 256	/* the kernel tree is < 20 deep */
+#define MAX_DEPTH 256 /* the kernel tree is < 20 deep */
 
 struct rec {
 	char *path;
@@ -34,8 +34,8 @@ struct recs {
 struct walk {
 	const struct ktree *t;
 	struct ktree_stats st;
-	struct recs old, fresh;	/* copies made earlier / by this walk */
-	int farm;		/* making the farm: link where safe */
+	struct recs old, fresh; /* copies made earlier / by this walk */
+	int farm; /* making the farm: link where safe */
 	char *msg;
 };
 
@@ -148,7 +148,7 @@ static int rm_at(struct walk *w, int dfd, const char *name, int depth)
 			close(fd);
 		return err_at(w, "opendir", name);
 	}
-	fchmod(fd, 0700);	/* a build user's 0000 dir */
+	fchmod(fd, 0700); /* a build user's 0000 dir */
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
 		    rm_at(w, fd, e->d_name, depth + 1)) {
@@ -193,8 +193,10 @@ static int copy_at(struct walk *w, int pfd, int dfd, const char *name,
 		in = openat(pfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (in < 0)
 			return err_at(w, "open", rel);
-		out = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL |
-			     O_NOFOLLOW | O_CLOEXEC, ps->st_mode & 0755);
+		out = openat(dfd, name,
+			     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				     O_CLOEXEC,
+			     ps->st_mode & 0755);
 		ret = out < 0 ? -1 : copy_fd(in, out);
 		if (out >= 0 && (fchmod(out, ps->st_mode & 0755) || close(out)))
 			ret = -1;
@@ -213,7 +215,7 @@ static int copy_at(struct walk *w, int pfd, int dfd, const char *name,
 static int writable_by_build(const struct walk *w, const struct stat *ps)
 {
 	if (S_ISLNK(ps->st_mode))
-		return 0;	/* a link's target cannot be rewritten */
+		return 0; /* a link's target cannot be rewritten */
 	return ps->st_uid == w->t->uid || ps->st_uid != 0 ||
 	       (ps->st_mode & 0022);
 }
@@ -280,7 +282,8 @@ static int check_entry(struct walk *w, int pfd, int dfd, const char *name,
 
 	if (fstatat(pfd, name, &ps, AT_SYMLINK_NOFOLLOW))
 		return err_at(w, "stat pristine", rel);
-	if (!S_ISDIR(ps.st_mode) && !S_ISREG(ps.st_mode) && !S_ISLNK(ps.st_mode))
+	if (!S_ISDIR(ps.st_mode) && !S_ISREG(ps.st_mode) &&
+	    !S_ISLNK(ps.st_mode))
 		return 0;
 	w->st.entries++;
 	if (fstatat(dfd, name, &ds, AT_SYMLINK_NOFOLLOW)) {
@@ -290,12 +293,15 @@ static int check_entry(struct walk *w, int pfd, int dfd, const char *name,
 	}
 	if ((ps.st_mode & S_IFMT) == (ds.st_mode & S_IFMT)) {
 		if (S_ISDIR(ps.st_mode)) {
-			int a = openat(pfd, name, O_RDONLY | O_DIRECTORY |
-				       O_NOFOLLOW | O_CLOEXEC);
-			int b = openat(dfd, name, O_RDONLY | O_DIRECTORY |
-				       O_NOFOLLOW | O_CLOEXEC);
-			int ret = a < 0 || b < 0 ? err_at(w, "opendir", rel) :
-				  walk_dir(w, a, b, rel, depth + 1);
+			int a = openat(pfd, name,
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					       O_CLOEXEC);
+			int b = openat(dfd, name,
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					       O_CLOEXEC);
+			int ret = a < 0 || b < 0 ?
+					  err_at(w, "opendir", rel) :
+					  walk_dir(w, a, b, rel, depth + 1);
 
 			if (a >= 0)
 				close(a);
@@ -324,7 +330,7 @@ static int put_entry(struct walk *w, int pfd, int dfd, const char *name,
 		if (w->farm && !writable_by_build(w, ps)) {
 			if (!linkat(pfd, name, dfd, name, 0))
 				return 0;
-			if (errno != EXDEV)	/* other fs: copies */
+			if (errno != EXDEV) /* other fs: copies */
 				return err_at(w, "link", rel);
 		}
 		return copy_at(w, pfd, dfd, name, ps, rel);
@@ -336,7 +342,7 @@ static int put_entry(struct walk *w, int pfd, int dfd, const char *name,
 	a = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	b = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	ret = a < 0 || b < 0 ? err_at(w, "opendir", rel) :
-	      walk_dir(w, a, b, rel, 1);
+			       walk_dir(w, a, b, rel, 1);
 	if (a >= 0)
 		close(a);
 	if (b >= 0)
@@ -417,9 +423,9 @@ static int run(const struct ktree *t, int farm, struct ktree_stats *st,
 	}
 	pfd = open(t->pristine, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	dfd = open(t->src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	ret = pfd < 0 || dfd < 0 ? err_at(&w, "open", pfd < 0 ? t->pristine :
-					  t->src) :
-	      walk_dir(&w, pfd, dfd, "", 0);
+	ret = pfd < 0 || dfd < 0 ?
+		      err_at(&w, "open", pfd < 0 ? t->pristine : t->src) :
+		      walk_dir(&w, pfd, dfd, "", 0);
 	if (pfd >= 0)
 		close(pfd);
 	if (dfd >= 0)

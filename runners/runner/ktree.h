@@ -19,17 +19,17 @@
 #include <sys/types.h>
 
 struct ktree {
-	const char *pristine;	/* base tree, never written */
-	const char *src;	/* the worktree */
-	const char *copies;	/* root-owned state: "INO PATH" lines */
-	uid_t uid;		/* owner of the worktree's directories */
+	const char *pristine; /* base tree, never written */
+	const char *src; /* the worktree */
+	const char *copies; /* root-owned state: "INO PATH" lines */
+	uid_t uid; /* owner of the worktree's directories */
 	gid_t gid;
 };
 
 struct ktree_stats {
-	long entries;		/* entries compared */
-	long restored;		/* files, links, dirs put back */
-	long removed;		/* entries the pristine tree does not have */
+	long entries; /* entries compared */
+	long restored; /* files, links, dirs put back */
+	long removed; /* entries the pristine tree does not have */
 };
 
 /* Create src (must not exist) as a farm of pristine; 0 or -1, *msg. */

@@ -14,13 +14,19 @@
 
 /* The system a compiler needs, read-only; not all of /etc (keys). */
 static const char *const sys_ro[] = {
-	"/usr",			 "/etc/alternatives", "/etc/ld.so.cache",
-	"/etc/ld.so.conf",	 "/etc/ld.so.conf.d", "/etc/localtime",
-	"/etc/passwd",		 "/etc/group",	      "/etc/nsswitch.conf",
+	"/usr",
+	"/etc/alternatives",
+	"/etc/ld.so.cache",
+	"/etc/ld.so.conf",
+	"/etc/ld.so.conf.d",
+	"/etc/localtime",
+	"/etc/passwd",
+	"/etc/group",
+	"/etc/nsswitch.conf",
 };
 /* Top-level links of a merged /usr (/bin -> usr/bin), or real dirs. */
-static const char *const sys_top[] = { "/bin", "/sbin", "/lib", "/lib32",
-				       "/lib64", "/libx32" };
+static const char *const sys_top[] = { "/bin",	 "/sbin",  "/lib",
+				       "/lib32", "/lib64", "/libx32" };
 
 struct args {
 	char **v;
@@ -122,10 +128,10 @@ char **sandbox_argv(const struct sandbox *sb, char *const *cmd, char **msg)
 	struct args a = { 0 };
 
 	if (!bwrap) {
-		*msg = rutil_strdupf("bubblewrap (bwrap) not found%s: builds "
-				     "run only inside its sandbox",
-				     getenv("PERFLAB_BWRAP") ? " at $PERFLAB_BWRAP"
-							     : "");
+		*msg = rutil_strdupf(
+			"bubblewrap (bwrap) not found%s: builds "
+			"run only inside its sandbox",
+			getenv("PERFLAB_BWRAP") ? " at $PERFLAB_BWRAP" : "");
 		return NULL;
 	}
 	add(&a, bwrap);
@@ -201,7 +207,7 @@ int sandbox_run(const struct sandbox *sb, char *const *cmd,
 		return RUTIL_ERROR;
 	}
 	rc->argv = argv;
-	rc->cwd = NULL;		/* bwrap --chdir */
+	rc->cwd = NULL; /* bwrap --chdir */
 	/*
 	 * Empty for bwrap itself too: its pid 1 in the sandbox keeps the
 	 * environment it was started with, readable in /proc/1/environ.

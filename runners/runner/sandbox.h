@@ -19,11 +19,11 @@
 #define SANDBOX_MAX_ENV 8
 
 struct sandbox {
-	const char *ro[SANDBOX_MAX_BINDS];	/* extra read-only binds */
-	const char *rw[SANDBOX_MAX_BINDS];	/* writable binds */
-	const char *env[SANDBOX_MAX_ENV];	/* "K=V" besides PATH etc. */
-	const char *cwd;			/* NULL: / */
-	uid_t uid;		/* build user (when the runner is root) */
+	const char *ro[SANDBOX_MAX_BINDS]; /* extra read-only binds */
+	const char *rw[SANDBOX_MAX_BINDS]; /* writable binds */
+	const char *env[SANDBOX_MAX_ENV]; /* "K=V" besides PATH etc. */
+	const char *cwd; /* NULL: / */
+	uid_t uid; /* build user (when the runner is root) */
 	gid_t gid;
 };
 

@@ -24,7 +24,8 @@ static const struct {
 } refused[] = {
 	{ "mode on an index line",
 	  "diff --git a/ln b/ln\nnew file mode 100644\n"
-	  "index 0000000..1111111 120000\n" NEWLINK, "symbolic links" },
+	  "index 0000000..1111111 120000\n" NEWLINK,
+	  "symbolic links" },
 	{ "tab before the mode",
 	  "diff --git a/ln b/ln\nnew file mode \t120000\n" NEWLINK,
 	  "symbolic links" },
@@ -37,28 +38,34 @@ static const struct {
 	{ "mode after a garbage line",
 	  "diff --git a/ln b/ln\nfoo bar\nnew file mode 120000\n" NEWLINK,
 	  "symbolic links" },
-	{ "new mode",
-	  "diff --git a/f b/f\nold mode 100644\nnew mode 120000\n",
+	{ "new mode", "diff --git a/f b/f\nold mode 100644\nnew mode 120000\n",
 	  "symbolic links" },
 	{ "old mode", "diff --git a/f b/f\nold mode 120000\nnew mode 100644\n",
 	  "symbolic links" },
 	{ "deleted file mode",
 	  "diff --git a/f b/f\ndeleted file mode 120000\n"
-	  "--- a/f\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n", "symbolic links" },
-	{ "gitlink", "diff --git a/m b/m\nnew file mode 160000\n"
+	  "--- a/f\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n",
+	  "symbolic links" },
+	{ "gitlink",
+	  "diff --git a/m b/m\nnew file mode 160000\n"
 	  "index 0000000..1111111\n--- /dev/null\n+++ b/m\n"
-	  "@@ -0,0 +1 @@\n+Subproject commit 1111111\n", "submodules" },
-	{ "device mode", "diff --git a/f b/f\nold mode 100644\nnew mode 020644\n",
+	  "@@ -0,0 +1 @@\n+Subproject commit 1111111\n",
+	  "submodules" },
+	{ "device mode",
+	  "diff --git a/f b/f\nold mode 100644\nnew mode 020644\n",
 	  "only regular" },
 	{ "malformed mode", "diff --git a/f b/f\nold mode 100644\nnew mode x\n",
 	  "malformed" },
 	{ "rename taken from the git line",
 	  "diff --git a/f b/../esc\nsimilarity index 100%\n"
-	  "rename from f\nrename to g\n", "outside the tree" },
+	  "rename from f\nrename to g\n",
+	  "outside the tree" },
 	{ "copy out", "diff --git a/f b/g\ncopy from f\ncopy to ../../g\n",
 	  "outside the tree" },
-	{ "quoted ..", "diff --git \"a/../x\" \"b/../x\"\n--- \"a/../x\"\n"
-	  "+++ \"b/../x\"\n" HUNK, "outside the tree" },
+	{ "quoted ..",
+	  "diff --git \"a/../x\" \"b/../x\"\n--- \"a/../x\"\n"
+	  "+++ \"b/../x\"\n" HUNK,
+	  "outside the tree" },
 	{ "escaped ..", "--- \"a/\\056\\056/x\"\n+++ \"b/\\056\\056/x\"\n" HUNK,
 	  "outside the tree" },
 	{ "blanks before an absolute name", "---  /etc/x\n+++  /etc/x\n" HUNK,
@@ -96,9 +103,8 @@ static int daemon_refuses(const char *patch, const char *why)
 
 static void quoted_names(void)
 {
-	static const char q[] =
-		"diff --git \"a/Makefile\" \"b/Makefile\"\n"
-		"--- \"a/Makefile\"\n+++ \"b/Makefile\"\n" HUNK;
+	static const char q[] = "diff --git \"a/Makefile\" \"b/Makefile\"\n"
+				"--- \"a/Makefile\"\n+++ \"b/Makefile\"\n" HUNK;
 	static const char esc[] =
 		"diff --git \"a/\\115ake\\tfile\" \"b/\\115ake\\tfile\"";
 	struct patch_series s;
@@ -106,8 +112,8 @@ static void quoted_names(void)
 	struct pp_paths p;
 	char err[512];
 
-	CHECK(pp_paths_of(q, sizeof(q) - 1, &p, err, sizeof(err)) == 0,
-	      "%s", err);
+	CHECK(pp_paths_of(q, sizeof(q) - 1, &p, err, sizeof(err)) == 0, "%s",
+	      err);
 	CHECK(p.n == 1 && !strcmp(p.v[0], "Makefile"), "%s", p.n ? p.v[0] : "");
 	pp_paths_free(&p);
 	CHECK(patch_parse(q, sizeof(q) - 1, &s, err, sizeof(err)) == 0);
@@ -125,16 +131,18 @@ int main(void)
 {
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		printf("%s\n", refused[i].name);
-		CHECK(pp_refuses(refused[i].patch, refused[i].why), "runner: %s",
-		      refused[i].name);
+		CHECK(pp_refuses(refused[i].patch, refused[i].why),
+		      "runner: %s", refused[i].name);
 		CHECK(daemon_refuses(refused[i].patch, refused[i].why),
 		      "daemon: %s", refused[i].name);
 	}
 	quoted_names();
 	/* A regular mode change and a rename inside the tree are fine. */
 	CHECK(!pp_refuses("diff --git a/f b/f\nold mode 100644\n"
-			  "new mode 100755\n", ""));
+			  "new mode 100755\n",
+			  ""));
 	CHECK(!daemon_refuses("diff --git a/f b/g\nsimilarity index 100%\n"
-			      "rename from f\nrename to g\n", ""));
+			      "rename from f\nrename to g\n",
+			      ""));
 	DONE();
 }

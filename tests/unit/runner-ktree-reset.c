@@ -41,9 +41,11 @@ static void put(const char *rel, const char *text)
 
 static char *sums(const char *dir)
 {
-	char *cmd = rutil_strdupf("cd %s && find . -printf '%%y %%p %%l %%m %%s\\n' "
-				  "| sort; find . -type f -exec sha256sum {} + "
-				  "| sort", at(dir));
+	char *cmd = rutil_strdupf(
+		"cd %s && find . -printf '%%y %%p %%l %%m %%s\\n' "
+		"| sort; find . -type f -exec sha256sum {} + "
+		"| sort",
+		at(dir));
 	FILE *f = popen(cmd, "r");
 	char *out = calloc(1, 1 << 20);
 
