@@ -17,13 +17,13 @@
 #include <unistd.h>
 
 /*
- * Everything but src/ and obj/ belongs to root and is never visible in
+ * Everything but src/, obj/ and obj-base/ belongs to root and is never visible in
  * the sandbox; in/ holds the config inputs the sandbox reads.
  */
 struct kb_paths {
 	char tree[3000];	/* trees/<base>-<cfg12>-s, root 0755 */
 	char src[3100];		/* ktree farm */
-	char obj[3100];		/* O=, the build user's */
+	char obj[3100];		/* O=, the build user's: obj/ or obj-base/ */
 	char in[3100];		/* root 0755: base.config, fragment.config */
 	char state[3100];	/* root 0700 */
 	char lock[3200];
@@ -192,15 +192,22 @@ static void set_paths(const struct kbuild_req *r, const char *cfg_hash,
 	snprintf(p->tree, sizeof(p->tree), "%s/trees/%s-%.12s-s", r->kcache,
 		 base, cfg_hash);
 	snprintf(p->src, sizeof(p->src), "%s/src", p->tree);
-	snprintf(p->obj, sizeof(p->obj), "%s/obj", p->tree);
+	/*
+	 * Patched builds run submitted code that can leave altered objects
+	 * in the object dir and ccache entries for the next build.  Base
+	 * builds (controls) get their own, which only the base's own
+	 * Makefiles ever write.
+	 */
+	snprintf(p->obj, sizeof(p->obj), "%s/%s", p->tree,
+		 r->npatches ? "obj" : "obj-base");
 	snprintf(p->in, sizeof(p->in), "%s/in", p->tree);
 	snprintf(p->state, sizeof(p->state), "%s/state", p->tree);
 	snprintf(p->lock, sizeof(p->lock), "%s/lock", p->state);
 	snprintf(p->copies, sizeof(p->copies), "%s/copies", p->state);
 	snprintf(p->patches, sizeof(p->patches), "%s/patches", p->state);
 	snprintf(p->log, sizeof(p->log), "%s/build.log", p->state);
-	snprintf(p->ccache, sizeof(p->ccache), "%s/ccache-%d", r->kcache,
-		 (int)r->uid);
+	snprintf(p->ccache, sizeof(p->ccache), "%s/ccache-%d%s", r->kcache,
+		 (int)r->uid, r->npatches ? "" : "-base");
 	snprintf(p->img, sizeof(p->img), "%s/images/%s", r->kcache, key);
 	snprintf(p->img_tmp, sizeof(p->img_tmp), "%s.tmp", p->img);
 }

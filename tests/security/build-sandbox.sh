@@ -2,7 +2,8 @@
 # Description: a patch whose Makefile, at build time, tries to write
 # outside the tree, change the worktree, read the runner's key and
 # environment, open a network socket, signal the runner, and replace the
-# runner's files (build log, ktree state, images/) goes through the real
+# runner's files (build log, ktree state, images/, the object dir and
+# ccache of base builds) goes through the real
 # runner build path (perflab-runner try on the real base tree).  The
 # build fails on its own $(error), every attempt fails inside the
 # sandbox, nothing outside changes, the state stays root's, and the
@@ -47,10 +48,12 @@ echo evil >>Makefile 2>/dev/null && leak "changed the worktree"
 touch new-in-worktree 2>/dev/null && leak "created a file in the worktree"
 for t in "$K"/trees/*; do
 	[ -e "\$t/state" ] && leak "sees the runner state \$t/state"
+	[ -e "\$t/obj-base" ] && leak "sees the base builds' object dir"
 	ln -sf /proc/self/environ "\$t/state/build.log" 2>/dev/null && leak "replaced build.log"
 	echo ../../../etc/x >"\$t/state/copies" 2>/dev/null && leak "rewrote the ktree state"
 done
 mkdir "$K/images/poison" 2>/dev/null && leak "wrote images/"
+ls -d "$K"/ccache-*-base 2>/dev/null && leak "sees the base builds' ccache"
 cat "$d/runner.key" 2>/dev/null && leak "read the key file"
 cat /proc/*/environ 2>/dev/null | tr '\0' '\n' | grep -q "$secret" && leak "read the runner environment"
 env | grep -q "$secret" && leak "inherited the runner environment"
@@ -74,6 +77,19 @@ try() { # try PATCH: one build of PATCH through the real runner path
 	PERFLAB_RUNNER_KEY=$secret "$R" try --backend qemu-icount --workdir "$d/w" \
 		--kcache "$K" --tree "$tree" --patch "$1" 2>&1
 }
+# A symlink mode the daemon would refuse: the runner refuses it too.
+printf 'diff --git a/ln b/ln\nnew file mode 100644\nindex 0000000..1111111 120000\n--- /dev/null\n+++ b/ln\n@@ -0,0 +1 @@\n+/etc\n' >"$d/link.patch"
+out=$(try "$d/link.patch")
+echo "$out"
+grep -q "FAILED (patch_apply)" <<<"$out" && grep -q "symbolic links" <<<"$out" ||
+	fail "symlink mode not refused by the runner"
+t=$(echo "$K"/trees/*-s)
+[ -d "$t" ] || fail "no tree"
+[ ! -e "$t/src/ln" ] && [ ! -L "$t/src/ln" ] || fail "ln exists in the worktree"
+# What base builds (controls) would have left: a patched build must not see it.
+for b in "$t/obj-base" "$K/ccache-$(id -u nobody)-base"; do
+	mkdir -p "$b" && echo clean >"$b/marker" && chown -R nobody "$b"
+done
 touch "$d/start"
 out=$(try "$d/hostile.patch")
 echo "$out"
@@ -85,8 +101,9 @@ grep -q "$secret" <<<"$out" && fail "the secret reached the build output"
 [ ! -e "$d/outside" ] || fail "a file outside the tree was written"
 [ ! -e "$d/connected" ] || fail "the build opened a connection"
 [ -z "$(ls "$K/images")" ] || fail "images/ changed: $(ls "$K/images")"
-t=$(echo "$K"/trees/*-s)
-[ -d "$t" ] || fail "no tree"
+for b in "$t/obj-base" "$K/ccache-$(id -u nobody)-base"; do
+	[ "$(ls "$b")" = marker ] && [ "$(cat "$b/marker")" = clean ] || fail "$b changed"
+done
 for f in "$t/state" "$t/state/build.log" "$t/state/copies" "$t/in" "$K/images" "$t"; do
 	[ "$(stat -c %u "$f")" = 0 ] && [ ! -L "$f" ] || fail "$f is not root's"
 done
@@ -105,11 +122,4 @@ grep -q "perflab-quoted: patched" <<<"$out" || fail "the quoted-name patch was n
 cmp "$tree/Makefile" "$t/src/Makefile" || fail "quoted-name patch left the Makefile changed"
 diff -r --no-dereference "$tree" "$t/src" || fail "worktree differs after the quoted patch"
 
-# A symlink mode the daemon would refuse: the runner refuses it too.
-printf 'diff --git a/ln b/ln\nnew file mode 100644\nindex 0000000..1111111 120000\n--- /dev/null\n+++ b/ln\n@@ -0,0 +1 @@\n+/etc\n' >"$d/link.patch"
-out=$(try "$d/link.patch")
-echo "$out"
-grep -q "FAILED (patch_apply)" <<<"$out" && grep -q "symbolic links" <<<"$out" ||
-	fail "symlink mode not refused by the runner"
-[ ! -e "$t/src/ln" ] && [ ! -L "$t/src/ln" ] || fail "ln exists in the worktree"
 echo ok
