@@ -8,8 +8,11 @@
 #
 # Keys are created on first start and kept in $PERFLAB_LAB_DIR/keys (mode
 # 0600, beside the database), so a second `make run` reuses them and does
-# not submit the demo twice.  Ctrl-C (SIGINT) or SIGTERM stops both
-# processes and waits for them.
+# not submit the demo twice.  Ctrl-C (SIGINT), SIGTERM or SIGHUP stops
+# both processes and waits for them.  perflabd and the runner run in
+# sessions of their own: a terminal's Ctrl-C goes to its whole foreground
+# process group, and only this script should see it, so that it stops
+# the runner (which may be booting a guest) before the daemon.
 #
 # Environment:
 #   PERFLAB_LISTEN      host:port for perflabd (127.0.0.1:8080)
@@ -129,15 +132,16 @@ submit_demo() {
 on_signal() {
 	say "stopping"
 	stop
-	say "stopped"
+	say "stopped; the data stays in $db and $lab/"
 	exit 0
 }
 
 ensure_keys || exit 2
-trap on_signal INT TERM
+trap on_signal INT TERM HUP
 
 mkdir -p "$lab/runner"
-build/perflabd --listen "$listen" --db "$db" --web web/ >>"$lab/perflabd.log" 2>&1 &
+setsid build/perflabd --listen "$listen" --db "$db" --web web/ \
+	>>"$lab/perflabd.log" 2>&1 </dev/null &
 daemon_pid=$!
 if ! wait_healthy; then
 	tail -n 5 "$lab/perflabd.log" >&2
@@ -151,9 +155,10 @@ if ! build/perflab --server "$url" --key "$admin_key" hosts >/dev/null 2>&1; the
 	ensure_keys || die "cannot create keys"
 fi
 
-build/perflab-runner --server "$url" --key "$runner_key" --backend qemu-icount \
-	--name "$runner_name" --label qemu-icount --workdir "$lab/runner" \
-	--kcache "$kcache" >>"$lab/runner.log" 2>&1 &
+setsid build/perflab-runner --server "$url" --key "$runner_key" \
+	--backend qemu-icount --name "$runner_name" --label qemu-icount \
+	--workdir "$lab/runner" --kcache "$kcache" >>"$lab/runner.log" 2>&1 \
+	</dev/null &
 runner_pid=$!
 say "perflab-runner $runner_pid (qemu-icount, log: $lab/runner.log)"
 

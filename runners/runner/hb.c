@@ -9,10 +9,31 @@
 #include <string.h>
 #include <time.h>
 
+/* Called with h->lock held after one heartbeat; 0: keep beating. */
+static int beat_done(struct hb *h, int ret, const char *err)
+{
+	if (ret == PROTO_OK)
+		return 0;
+	if (ret == PROTO_ERR) {
+		/* The lease may still be saved by the next beat. */
+		fprintf(stderr, "perflab-runner: heartbeat job %lld: %s\n",
+			h->job, err);
+		return 0;
+	}
+	/* 409 while reporting: the upload finished the job first. */
+	if (h->finishing)
+		return 1;
+	fprintf(stderr, "perflab-runner: job %lld: lease lost: %s; stopping "
+		"the job\n", h->job, err);
+	h->lost = 1;
+	h->abort = 1;
+	return 1;
+}
+
 static void *hb_main(void *arg)
 {
 	struct hb *h = arg;
-	char phase[16], msg[256];
+	char phase[16], msg[256], err[512];
 	struct timespec next;
 	int ret;
 
@@ -22,12 +43,11 @@ static void *hb_main(void *arg)
 		snprintf(phase, sizeof(phase), "%s", h->phase);
 		snprintf(msg, sizeof(msg), "%s", h->message);
 		pthread_mutex_unlock(&h->lock);
-		ret = proto_heartbeat(h->proto, h->job, h->lease, phase, msg);
+		ret = proto_heartbeat(h->proto, h->job, h->lease, phase, msg,
+				      err, sizeof(err));
 		pthread_mutex_lock(&h->lock);
-		if (ret == PROTO_LOST) {
-			h->lost = 1;
-			h->abort = 1;
-		}
+		if (beat_done(h, ret, err))
+			break;
 		clock_gettime(CLOCK_REALTIME, &next);
 		next.tv_sec += h->interval_s;
 		/* Wake every 500 ms to forward SIGTERM to the job. */
@@ -83,6 +103,14 @@ void hb_phase(struct hb *h, const char *phase, const char *message)
 	h->beat_now = 1;
 	pthread_cond_signal(&h->cond);
 	pthread_mutex_unlock(&h->lock);
+}
+
+void hb_finish(struct hb *h, const char *message)
+{
+	pthread_mutex_lock(&h->lock);
+	h->finishing = 1;
+	pthread_mutex_unlock(&h->lock);
+	hb_phase(h, "upload", message);
 }
 
 void hb_stop(struct hb *h)

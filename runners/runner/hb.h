@@ -3,6 +3,8 @@
  * hb: heartbeat thread for one job. Sends the current phase every
  * lease/3 seconds; when the server answers 409 (lease lost) or the runner
  * is told to stop, it raises the job's abort flag so children are killed.
+ * Once the outcome is being reported (hb_finish), a 409 is the normal end
+ * of the lease (the daemon finished the job) and only stops the beats.
  */
 #ifndef PERFLAB_HB_H
 #define PERFLAB_HB_H
@@ -26,6 +28,7 @@ struct hb {
 	char phase[16];
 	char message[256];
 	int quit;
+	int finishing;
 	int beat_now;
 	int running;
 };
@@ -35,6 +38,8 @@ int hb_start(struct hb *h, const struct proto *p, long long job,
 	     const volatile sig_atomic_t *stop);
 /* Change phase ("build", "boot", "run", "upload") and beat at once. */
 void hb_phase(struct hb *h, const char *phase, const char *message);
+/* Enter the "upload" phase: the result or failure is about to be sent. */
+void hb_finish(struct hb *h, const char *message);
 void hb_stop(struct hb *h);
 
 #endif

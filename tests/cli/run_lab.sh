@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Description: scripts/run-lab.sh (make run) with DEMO=0 creates keys
 # (mode 0600), starts perflabd and perflab-runner, serves /healthz and
-# registers the runner; SIGINT stops both processes and the script exits
-# 0; a second start reuses the keys and RUN_LAB_EXIT_AFTER stops it alone;
+# registers the runner; a SIGINT to the whole process group, as a
+# terminal's Ctrl-C sends it, stops both processes, the script says where
+# the data stays and exits 0; a second start reuses the keys and RUN_LAB_EXIT_AFTER stops it alone;
 # keys from another database are replaced; with DEMO=1 the demo series is
 # submitted once, not again on a restart.
 . "$(dirname "$0")/lib.sh"
@@ -15,8 +16,10 @@ export PERFLAB_LAB_DIR=$TMP/lab/.lab PERFLAB_RUNNER_NAME=run-lab-test-$$
 mkdir -p "$TMP/lab"
 
 # Bash ignores SIGINT in background jobs; restore the default so the
-# script's trap can see it, as it would at a terminal.
-env --default-signal=INT scripts/run-lab.sh >"$TMP/lab1.log" 2>&1 &
+# script's trap can see it, as it would at a terminal. setsid puts the
+# lab in a process group of its own (pgid = its pid), the terminal's
+# foreground group, so the test can signal that group as Ctrl-C does.
+setsid env --default-signal=INT scripts/run-lab.sh >"$TMP/lab1.log" 2>&1 &
 lab=$!
 up=0
 for _ in $(seq 1 150); do
@@ -45,7 +48,8 @@ for _ in $(seq 1 50); do
 done
 grep -q "$PERFLAB_RUNNER_NAME" "$TMP/hosts" || fail "runner not registered: $(cat "$TMP/hosts")"
 
-kill -INT $lab
+[ "$(ps -o pgid= -p $lab | tr -d ' ')" = "$lab" ] || fail "the lab is not a process group leader"
+kill -INT -- -$lab
 for _ in $(seq 1 150); do
 	kill -0 $lab 2>/dev/null || break
 	sleep 0.2
@@ -56,7 +60,9 @@ rc=$?
 [ $rc = 0 ] || { cat "$TMP/lab1.log"; fail "run-lab.sh exited $rc after SIGINT"; }
 kill -0 "$dpid" 2>/dev/null && fail "perflabd $dpid survived"
 kill -0 "$rpid" 2>/dev/null && fail "perflab-runner $rpid survived"
-grep -q "run-lab: stopped" "$TMP/lab1.log" || fail "no stop message"
+grep -q "run-lab: stopped; the data stays in $PERFLAB_DB and $PERFLAB_LAB_DIR/" "$TMP/lab1.log" ||
+	fail "no stop message: $(cat "$TMP/lab1.log")"
+grep -q "exited" "$TMP/lab1.log" && fail "a process exited on its own: $(cat "$TMP/lab1.log")"
 
 # second start: same keys, stops by itself
 cp "$keys" "$TMP/keys.before"
