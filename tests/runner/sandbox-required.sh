@@ -5,17 +5,9 @@
 # Makefile never runs; with bwrap, killing the runner (SIGKILL) mid-build
 # kills the sandboxed make too (--die-with-parent, own pid namespace).
 # Uses a small fake kernel tree: no kernel is built.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-R=${PERFLAB_RUNNER:-$top/build/perflab-runner}
-[ -x "$R" ] || { echo "build/perflab-runner not built"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "needs root (the runner drops to the build user)"; exit 77; }
-command -v bwrap >/dev/null || { echo "bwrap not installed (make deps)"; exit 77; }
-d=$(mktemp -d "$top/build/tmp-sbreq.XXXXXX")
+. "$(dirname "$0")/sandbox-lib.sh"
 rpid=
-trap '[ -n "$rpid" ] && kill -9 "$rpid" 2>/dev/null; rm -rf "$d"' EXIT
-chmod 755 "$d"
-fail() { echo "FAIL: $*"; exit 1; }
+cleanup='[ -n "$rpid" ] && kill -9 "$rpid" 2>/dev/null'
 tag=perflab-sbreq-$$-$RANDOM
 mkdir -p "$d/tree" "$d/cfg"
 : >"$d/cfg/qemu.config"

@@ -10,19 +10,11 @@
 # worktree equals the pristine tree afterwards (diff -r --no-dereference).
 # Then a quoted-name patch to the Makefile is applied and fully reset,
 # and a symlink-mode patch is refused by the runner itself.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-R=${PERFLAB_RUNNER:-$top/build/perflab-runner}
+. "$(dirname "$0")/../runner/sandbox-lib.sh"
 tree=$(readlink -f "$top/build/linux-source-6.1")
-[ -x "$R" ] || { echo "build/perflab-runner not built"; exit 77; }
 [ -f "$tree/Makefile" ] || { echo "base tree missing (make deps)"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "needs root (the runner drops to the build user)"; exit 77; }
-command -v bwrap >/dev/null || { echo "bwrap not installed (make deps)"; exit 77; }
-d=$(mktemp -d "$top/build/tmp-sandbox.XXXXXX")
 lpid=
-trap '[ -n "$lpid" ] && kill "$lpid" 2>/dev/null; rm -rf "$d"' EXIT
-chmod 755 "$d"
-fail() { echo "FAIL: $*"; exit 1; }
+cleanup='[ -n "$lpid" ] && kill "$lpid" 2>/dev/null'
 K=$d/kc
 secret=plk-SECRET-$$-$RANDOM
 echo "key-file-$secret" >"$d/runner.key"
