@@ -74,7 +74,6 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 		.base_config = cfg->base_config,
 		.patches = j->patches, .npatches = j->npatches,
 		.jobs = cfg->jobs, .cancel = c->abort,
-		.want_sysmap = exec_exact_profile(cfg),
 		.uid = cfg->build_uid, .gid = cfg->build_gid,
 	};
 	static const char *const reason[] = {
