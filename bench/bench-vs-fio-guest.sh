@@ -19,6 +19,12 @@
 # with IOS=n, the exact ns per IO of n timed IOs); T prints only per-second
 # lines with 5 significant digits: the mean of those after the warm-up.
 #
+# ACCOUNT=1 adds two boots (ACCOUNT=only: just those) with the perflab-insn TCG plugin
+# (build/perflab-insn.so) for the exact per-IO accounting of A and T, user
+# and kernel, by symbol (bench/insn-account.py): A alone with --ios
+# ACCOUNT_IOS (1000000) in its own window marks, T alone between two
+# bench/insn-mark programs (its window then includes its start and exit).
+#
 # Environment: ROUNDS (3), RUNTIME (4 s guest time, warm-up included),
 # WARMUP (1 s), KCACHE (build/kcache), MEM_MB (1024), FIO_EXTRA (more fio
 # options), KEEP (copy the guest console there). Figures are printed,
@@ -43,17 +49,18 @@ for c in fio jq cpio busybox qemu-system-x86_64; do
 done
 T=$("$top/bench/build-t-io_uring.sh") || die "no t/io_uring"
 w=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] && cp "$w/console" "$KEEP"; rm -rf "$w"' EXIT
+trap '[ -n "${KEEP:-}" ] && cp "$w"/con* "$KEEP"; rm -rf "$w"' EXIT
 
 # The base kernel with the guest config plus what fio needs (System V IPC
 # for its shared memory, timerfd for its helper thread); built once, then
-# taken from the cache.
+# taken from the cache. Without fio (NOFIO=1), the runner's own base kernel.
 mkdir -p "$w/configs"
 { cat "$top/kernel-patches/configs/qemu.config"; printf "CONFIG_SYSVIPC=y\nCONFIG_TIMERFD=y\nCONFIG_EVENTFD=y\n"; } \
 	>"$w/configs/qemu-fio.config"
+kconf=(--configs "$w/configs" --config qemu-fio)
+[ -z "${NOFIO:-}" ] || kconf=()
 "$R" try --backend qemu-icount --bench-static "$S" --workdir "$w/try" \
-	--configs "$w/configs" --config qemu-fio \
-	--kcache "$KCACHE" --runs 1 --bench-params \
+	"${kconf[@]}" --kcache "$KCACHE" --runs 1 --bench-params \
 	'{"runtime":2,"warmup":1,"target":"nullb"}' >"$w/try.out" 2>"$w/try.err" ||
 	die "runner try failed: $(tail -n 5 "$w/try.err")"
 kernel=$(sed -n 's/^try: build: [a-z]* image //p' "$w/try.err")
@@ -108,7 +115,9 @@ done
 tools="$tools T"
 [ -n "${NOFIO:-}" ] || tools="$tools F"
 
-cat >"$root/init" <<EOF
+# The guest's init: common setup, one function per tool, then $1.
+write_init() {
+	cat >"$root/init" <<EOF
 #!/bin/sh
 export PATH=/bin
 /bin/busybox --install -s /bin
@@ -138,21 +147,42 @@ run_F() {
 	echo "@@F rc=\$rc \$(tail -n 1 /tmp/b.log)"
 	echo "@@JSON F \$(tr -d '\n' < /tmp/b.json)"
 }
-set -- $tools
-r=1
-while [ \$r -le $ROUNDS ]; do
-	echo "@@ROUND \$r \$*"
-	for t in "\$@"; do run_\$t; done
-	# rotate the order by one for the next round
-	first=\$1; shift; set -- "\$@" \$first
-	r=\$((r+1))
-done
+$1
 echo @@DONE
 poweroff -f
 EOF
-chmod 755 "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet) >"$w/initrd"
+	chmod 755 "$root/init"
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$w/initrd"
+}
 
+# boot CONSOLE [qemu args]: one boot of the initramfs, console to CONSOLE
+boot() {
+	local con=$1
+	shift
+	timeout $((120 + ROUNDS * RUNTIME * ntools * 60)) qemu-system-x86_64 \
+		-nodefaults -no-user-config -display none -monitor none \
+		-no-reboot -nic none -accel tcg -icount shift=0,sleep=off -smp 1 \
+		-m "$MEM_MB" -serial "file:$w/console.raw" -kernel "$kernel" \
+		-initrd "$w/initrd" -append "$cmdline" "$@" >"$w/qemu.log" 2>&1 || true
+	tr -d '\r' <"$w/console.raw" >"$con"
+	grep -q '^@@DONE' "$con" ||
+		die "guest did not finish: $(tail -n 20 "$con")"
+	if grep -q '^@@[A-Z0-9]* rc=[1-9]' "$con"; then
+		grep '^@@[A-Z0-9]* rc=\|^fio: ' "$con" >&2
+		die "a run failed in the guest"
+	fi
+}
+
+write_init "set -- $tools
+r=1
+while [ \$r -le $ROUNDS ]; do
+	echo \"@@ROUND \$r \$*\"
+	for t in \"\$@\"; do run_\$t; done
+	# rotate the order by one for the next round
+	first=\$1; shift; set -- \"\$@\" \$first
+	r=\$((r+1))
+done
+"
 ntools=$(wc -w <<<"$tools")
 echo "qemu-icount guest, kernel $(basename "$(dirname "$kernel")" | cut -c1-12)," \
 	"512 B QD128 polled, $ROUNDS rounds of ${RUNTIME}s (${WARMUP}s warm-up), order rotated"
@@ -160,18 +190,8 @@ echo "guest command line: $cmdline"
 echo "A: perflab-bench $bench_args /dev/nullb0 (defaults: -d128 -p1 -B1 -F1 -s32 -c32)"
 echo "T: t/io_uring $t_args /dev/nullb0"
 [[ $tools == *F* ]] && echo "F: fio $fio_args"
-timeout $((120 + ROUNDS * RUNTIME * ntools * 60)) qemu-system-x86_64 -nodefaults \
-	-no-user-config -display none -monitor none -no-reboot -nic none \
-	-accel tcg -icount shift=0,sleep=off -smp 1 -m "$MEM_MB" \
-	-serial "file:$w/console" -kernel "$kernel" -initrd "$w/initrd" \
-	-append "$cmdline" >"$w/qemu.log" 2>&1 || true
-tr -d '\r' <"$w/console" >"$w/con"
-grep -q '^@@DONE' "$w/con" ||
-	die "guest did not finish: $(tail -n 20 "$w/con")"
-if grep -q '^@@[A-Z0-9]* rc=[1-9]' "$w/con"; then
-	grep '^@@[A-Z0-9]* rc=\|^fio: ' "$w/con" >&2
-	die "a run failed in the guest"
-fi
+if [ "${ACCOUNT:-}" != only ]; then
+boot "$w/con"
 
 # One line per run: tool round IOPS ns/IO(exact with IOS, else -)
 round=0
@@ -222,3 +242,26 @@ awk '
 		if ("F" in k)
 			printf "IOPS ratio perflab-bench / fio: %.4f\n", s["A"] / k["A"] / (s["F"] / k["F"])
 	}' "$w/figs"
+fi
+
+[ -n "${ACCOUNT:-}" ] || exit 0
+plugin=$top/build/perflab-insn.so
+sysmap=$(dirname "$kernel")/System.map
+[ -f "$plugin" ] || die "$plugin not built (make)"
+[ -f "$sysmap" ] || die "no System.map next to $kernel (rebuild the image)"
+cc -static -O2 -I"$top" -o "$root/bin/insn-mark" "$top/bench/insn-mark.c" ||
+	die "cannot build insn-mark"
+aios=${ACCOUNT_IOS:-1000000}
+write_init "/bin/perflab-bench -r $((RUNTIME + 10)) -w $WARMUP --ios $aios /dev/nullb0 >/tmp/a.log 2>&1
+echo \"@@A rc=\$? \$(tail -n 1 /tmp/a.log)\""
+boot "$w/con-acct-A" -plugin "$plugin,out=$w/prof-A"
+write_init "/bin/insn-mark start
+/bin/t-io_uring $t_args /dev/nullb0 >/tmp/t.log 2>&1
+rc=\$?
+/bin/insn-mark end
+echo \"@@T rc=\$rc \$(tail -n 1 /tmp/t.log)\""
+boot "$w/con-acct-T" -plugin "$plugin,out=$w/prof-T"
+echo
+echo "exact accounting (perflab-insn), A: --ios $aios window; T: whole run of $t_args"
+python3 "$top/bench/insn-account.py" --sysmap "$sysmap" --top "${ACCOUNT_TOP:-40}" \
+	"A=$w/prof-A:$S" "T=$w/prof-T:$T"

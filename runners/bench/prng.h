@@ -49,16 +49,23 @@ static inline uint64_t prng_below(struct prng *p, uint64_t n)
 	return (uint64_t)(((unsigned __int128)prng_next(p) * n) >> 64);
 }
 
-static inline uint64_t offgen_next(struct offgen *g)
+static inline uint64_t offgen_random(struct offgen *g)
 {
-	uint64_t blk;
+	return prng_below(&g->rng, g->nblocks) * g->bs;
+}
 
-	if (g->random)
-		return prng_below(&g->rng, g->nblocks) * g->bs;
-	blk = g->seq;
+static inline uint64_t offgen_seq(struct offgen *g)
+{
+	uint64_t blk = g->seq;
+
 	if (++g->seq == g->nblocks)
 		g->seq = 0;
 	return blk * g->bs;
+}
+
+static inline uint64_t offgen_next(struct offgen *g)
+{
+	return g->random ? offgen_random(g) : offgen_seq(g);
 }
 
 #endif
