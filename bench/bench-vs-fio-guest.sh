@@ -205,7 +205,7 @@ while IFS= read -r line; do
 		if [ "$tag" = F ]; then
 			fig=$(jq -r '.jobs[0] | "\(.read.iops) -"' <<<"$json")
 		else
-			fig=$(jq -r '"\(.summary.mean) \(.summary.ns_per_io // "-")"' <<<"$json")
+			fig=$(jq -r '"\(.summary.mean) \(if (.summary.ns_per_io // 0) > 0 then .summary.ns_per_io else "-" end)"' <<<"$json")
 		fi
 		echo "$tag $round $fig" >>"$w/figs" ;;
 	@@TLINE) tl="${tl:-} $2" ;;
