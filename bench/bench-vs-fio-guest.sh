@@ -27,7 +27,8 @@
 #
 # Environment: ROUNDS (3), RUNTIME (4 s guest time, warm-up included),
 # WARMUP (1 s), KCACHE (build/kcache), MEM_MB (1024), FIO_EXTRA (more fio
-# options), KEEP (copy the guest console there). Figures are printed,
+# options), KEEP (a directory: the guest consoles and plugin outputs are
+# copied there). Figures are printed,
 # never asserted.
 set -euo pipefail
 
@@ -49,7 +50,7 @@ for c in fio jq cpio busybox qemu-system-x86_64; do
 done
 T=$("$top/bench/build-t-io_uring.sh") || die "no t/io_uring"
 w=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] && cp "$w"/con* "$KEEP"; rm -rf "$w"' EXIT
+trap '[ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$w"/con* "$w"/prof-* "$KEEP" 2>/dev/null; rm -rf "$w"' EXIT
 
 # The base kernel with the guest config plus what fio needs (System V IPC
 # for its shared memory, timerfd for its helper thread); built once, then
@@ -190,78 +191,85 @@ echo "guest command line: $cmdline"
 echo "A: perflab-bench $bench_args /dev/nullb0 (defaults: -d128 -p1 -B1 -F1 -s32 -c32)"
 echo "T: t/io_uring $t_args /dev/nullb0"
 [[ $tools == *F* ]] && echo "F: fio $fio_args"
-if [ "${ACCOUNT:-}" != only ]; then
-boot "$w/con"
+# The comparison boot: per-run figures, then per tool.
+compare() {
+	boot "$w/con"
 
-# One line per run: tool round IOPS ns/IO(exact with IOS, else -)
-round=0
-while IFS= read -r line; do
-	set -- $line
-	case $1 in
-	@@ROUND) round=$2 ;;
-	@@JSON)
-		tag=$2
-		json=${line#@@JSON $tag }
-		if [ "$tag" = F ]; then
-			fig=$(jq -r '.jobs[0] | "\(.read.iops) -"' <<<"$json")
-		else
-			fig=$(jq -r '"\(.summary.mean) \(if (.summary.ns_per_io // 0) > 0 then .summary.ns_per_io else "-" end)"' <<<"$json")
-		fi
-		echo "$tag $round $fig" >>"$w/figs" ;;
-	@@TLINE) tl="${tl:-} $2" ;;
-	@@TEND)
-		# "480.70K," per second; the first WARMUP lines are warm-up
-		fig=$(tr ' ' '\n' <<<"${tl:-}" | sed -n 's/,$//p' |
-			awk -v w="$WARMUP" '{ v = $1; m = 1
-				if (v ~ /K$/) m = 1e3; if (v ~ /M$/) m = 1e6
-				sub(/[KM]$/, "", v); if (NR > w) { s += v * m; n++ } }
-				END { printf "%.1f", n ? s / n : 0 }')
-		tl=
-		echo "T $round $fig -" >>"$w/figs" ;;
-	esac
-done <"$w/con"
+	# One line per run: tool round IOPS ns/IO(exact with IOS, else -)
+	round=0
+	while IFS= read -r line; do
+		set -- $line
+		case $1 in
+		@@ROUND) round=$2 ;;
+		@@JSON)
+			tag=$2
+			json=${line#@@JSON $tag }
+			if [ "$tag" = F ]; then
+				fig=$(jq -r '.jobs[0] | "\(.read.iops) -"' <<<"$json")
+			else
+				fig=$(jq -r '"\(.summary.mean) \(if (.summary.ns_per_io // 0) > 0 then .summary.ns_per_io else "-" end)"' <<<"$json")
+			fi
+			echo "$tag $round $fig" >>"$w/figs" ;;
+		@@TLINE) tl="${tl:-} $2" ;;
+		@@TEND)
+			# "480.70K," per second; the first WARMUP lines are warm-up
+			fig=$(tr ' ' '\n' <<<"${tl:-}" | sed -n 's/,$//p' |
+				awk -v w="$WARMUP" '{ v = $1; m = 1
+					if (v ~ /K$/) m = 1e3; if (v ~ /M$/) m = 1e6
+					sub(/[KM]$/, "", v); if (NR > w) { s += v * m; n++ } }
+					END { printf "%.1f", n ? s / n : 0 }')
+			tl=
+			echo "T $round $fig -" >>"$w/figs" ;;
+		esac
+	done <"$w/con"
 
-printf '%-6s %-4s %12s %12s\n' round tool IOPS insn/IO
-awk '{ printf "%-6s %-4s %12.1f %12.2f\n", $2, $1, $3, 1e9 / $3 }' "$w/figs"
-awk '
-	{ s[$1] += $3; k[$1]++; if ($4 != "-") { x[$1] += $4; kx[$1]++ }
-	  if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if ($3 > hi[$1]) hi[$1] = $3 }
-	END {
-		t = s["T"] / k["T"]
-		printf "%-4s %12s %9s %12s %10s %10s\n", "tool", "mean IOPS", "insn/IO", "exact ns/IO", "spread %", "IOPS/T"
-		n = split("A V1 V2 V3 V4 V5 V6 T F", order, " ")
-		for (i = 1; i <= n; i++) {
-			v = order[i]
-			if (!(v in k)) continue
-			m = s[v] / k[v]
-			printf "%-4s %12.1f %9.2f %12s %10.4f %10.4f\n", v, m, 1e9 / m,
-				(v in kx) ? sprintf("%.2f", x[v] / kx[v]) : "-",
-				100 * (hi[v] - lo[v]) / m, m / t
-		}
-		printf "IOPS ratio perflab-bench / t/io_uring: %.4f (goal >= 1.00, stretch 1.02)\n", s["A"] / k["A"] / t
-		if ("F" in k)
-			printf "IOPS ratio perflab-bench / fio: %.4f\n", s["A"] / k["A"] / (s["F"] / k["F"])
-	}' "$w/figs"
-fi
+	printf '%-6s %-4s %12s %12s\n' round tool IOPS insn/IO
+	awk '{ printf "%-6s %-4s %12.1f %12.2f\n", $2, $1, $3, 1e9 / $3 }' "$w/figs"
+	awk '
+		{ s[$1] += $3; k[$1]++; if ($4 != "-") { x[$1] += $4; kx[$1]++ }
+		  if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if ($3 > hi[$1]) hi[$1] = $3 }
+		END {
+			t = s["T"] / k["T"]
+			printf "%-4s %12s %9s %12s %10s %10s\n", "tool", "mean IOPS", "insn/IO", "exact ns/IO", "spread %", "IOPS/T"
+			n = split("A V1 V2 V3 V4 V5 V6 T F", order, " ")
+			for (i = 1; i <= n; i++) {
+				v = order[i]
+				if (!(v in k)) continue
+				m = s[v] / k[v]
+				printf "%-4s %12.1f %9.2f %12s %10.4f %10.4f\n", v, m, 1e9 / m,
+					(v in kx) ? sprintf("%.2f", x[v] / kx[v]) : "-",
+					100 * (hi[v] - lo[v]) / m, m / t
+			}
+			printf "IOPS ratio perflab-bench / t/io_uring: %.4f (goal >= 1.00, stretch 1.02)\n", s["A"] / k["A"] / t
+			if ("F" in k)
+				printf "IOPS ratio perflab-bench / fio: %.4f\n", s["A"] / k["A"] / (s["F"] / k["F"])
+		}' "$w/figs"
+}
 
-[ -n "${ACCOUNT:-}" ] || exit 0
-plugin=$top/build/perflab-insn.so
-sysmap=$(dirname "$kernel")/System.map
-[ -f "$plugin" ] || die "$plugin not built (make)"
-[ -f "$sysmap" ] || die "no System.map next to $kernel (rebuild the image)"
-cc -static -O2 -I"$top" -o "$root/bin/insn-mark" "$top/bench/insn-mark.c" ||
-	die "cannot build insn-mark"
-aios=${ACCOUNT_IOS:-1000000}
-write_init "/bin/perflab-bench -r $((RUNTIME + 10)) -w $WARMUP --ios $aios /dev/nullb0 >/tmp/a.log 2>&1
-echo \"@@A rc=\$? \$(tail -n 1 /tmp/a.log)\""
-boot "$w/con-acct-A" -plugin "$plugin,out=$w/prof-A"
-write_init "/bin/insn-mark start
-/bin/t-io_uring $t_args /dev/nullb0 >/tmp/t.log 2>&1
-rc=\$?
-/bin/insn-mark end
-echo \"@@T rc=\$rc \$(tail -n 1 /tmp/t.log)\""
-boot "$w/con-acct-T" -plugin "$plugin,out=$w/prof-T"
-echo
-echo "exact accounting (perflab-insn), A: --ios $aios window; T: whole run of $t_args"
-python3 "$top/bench/insn-account.py" --sysmap "$sysmap" --top "${ACCOUNT_TOP:-40}" \
-	"A=$w/prof-A:$S" "T=$w/prof-T:$T"
+# The two accounting boots, with the perflab-insn plugin.
+account() {
+	local plugin=$top/build/perflab-insn.so sysmap aios
+
+	sysmap=$(dirname "$kernel")/System.map
+	[ -f "$plugin" ] || die "$plugin not built (make)"
+	[ -f "$sysmap" ] || die "no System.map next to $kernel (rebuild the image)"
+	cc -static -O2 -I"$top" -o "$root/bin/insn-mark" "$top/bench/insn-mark.c" ||
+		die "cannot build insn-mark"
+	aios=${ACCOUNT_IOS:-1000000}
+	write_init "/bin/perflab-bench -r $((RUNTIME + 10)) -w $WARMUP --ios $aios /dev/nullb0 >/tmp/a.log 2>&1
+	echo \"@@A rc=\$? \$(tail -n 1 /tmp/a.log)\""
+	boot "$w/con-acct-A" -plugin "$plugin,out=$w/prof-A"
+	write_init "/bin/insn-mark start
+	/bin/t-io_uring $t_args /dev/nullb0 >/tmp/t.log 2>&1
+	rc=\$?
+	/bin/insn-mark end
+	echo \"@@T rc=\$rc \$(tail -n 1 /tmp/t.log)\""
+	boot "$w/con-acct-T" -plugin "$plugin,out=$w/prof-T"
+	echo
+	echo "exact accounting (perflab-insn), A: --ios $aios window; T: whole run of $t_args"
+	python3 "$top/bench/insn-account.py" --sysmap "$sysmap" --top "${ACCOUNT_TOP:-40}" \
+		"A=$w/prof-A:$S" "T=$w/prof-T:$T"
+}
+
+[ "${ACCOUNT:-}" = only ] || compare
+[ -z "${ACCOUNT:-}" ] || account
