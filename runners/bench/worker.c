@@ -6,6 +6,8 @@
  * the CQ ring), like t/io_uring but cheaper per IO.
  */
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <liburing.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -494,7 +496,21 @@ static void *worker_fn(void *arg)
 	}
 	ring_fini(&rs);
 	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&w->sh->nfinished, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &w->sh->nfinished, FUTEX_WAKE_PRIVATE, INT_MAX,
+		NULL, NULL, 0);
 	return NULL;
+}
+
+void worker_wait(struct worker_shared *sh, unsigned int seen,
+		 uint64_t until_ns)
+{
+	struct timespec ts = { .tv_sec = until_ns / 1000000000ULL,
+			       .tv_nsec = until_ns % 1000000000ULL };
+
+	/* BITSET: the timeout is absolute, on CLOCK_MONOTONIC. */
+	syscall(SYS_futex, &sh->nfinished, FUTEX_WAIT_BITSET_PRIVATE, seen, &ts,
+		NULL, FUTEX_BITSET_MATCH_ANY);
 }
 
 int worker_start(struct worker *w)
