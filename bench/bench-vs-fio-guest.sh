@@ -23,7 +23,8 @@
 # (build/perflab-insn.so) for the exact per-IO accounting of A and T, user
 # and kernel, by symbol (bench/insn-account.py): A alone with --ios
 # ACCOUNT_IOS (1000000) in its own window marks, T alone between two
-# bench/insn-mark programs (its window then includes its start and exit).
+# bench/insn-mark programs (its window then includes its start and exit);
+# ACCOUNT_A_ONLY=1: A alone.
 #
 # Environment: ROUNDS (3), RUNTIME (4 s guest time, warm-up included),
 # WARMUP (1 s), KCACHE (build/kcache), MEM_MB (1024), FIO_EXTRA (more fio
@@ -259,6 +260,11 @@ account() {
 	write_init "/bin/perflab-bench -r $((RUNTIME + 10)) -w $WARMUP --ios $aios /dev/nullb0 >/tmp/a.log 2>&1
 	echo \"@@A rc=\$? \$(tail -n 1 /tmp/a.log)\""
 	boot "$w/con-acct-A" -plugin "$plugin,out=$w/prof-A"
+	if [ -n "${ACCOUNT_A_ONLY:-}" ]; then
+		python3 "$top/bench/insn-account.py" --sysmap "$sysmap" \
+			--top "${ACCOUNT_TOP:-40}" "A=$w/prof-A:$S"
+		return
+	fi
 	write_init "/bin/insn-mark start
 	/bin/t-io_uring $t_args /dev/nullb0 >/tmp/t.log 2>&1
 	rc=\$?
