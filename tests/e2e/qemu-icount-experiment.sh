@@ -47,7 +47,7 @@ SUB=$(make_key submit e2e)
 RK=$(make_key runner e2e-runner)
 mkdir -p "$TMP/runner"
 "$RUNNER" --server "$BASE" --key "$RK" --backend qemu-icount --name e2e-host \
-	--label qemu-icount --workdir "$TMP/runner" --kcache "$TOP/build/kcache" \
+	--label qemu-icount --workdir "$TMP/runner" --kcache "$KCACHE" \
 	--claim-wait 2 >"$TMP/runner.log" 2>&1 &
 RUNNER_PID=$!
 

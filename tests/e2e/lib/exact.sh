@@ -17,8 +17,9 @@ for f in "$R" "$TOP/build/perflab-bench-static" "$TOP/build/perflab-insn.so"; do
 done
 [ -f "$TOP/build/linux-source-6.1/Makefile" ] || skip "base tree missing (make deps)"
 [ -x /bin/busybox ] || skip "busybox-static is not installed"
-# Same filesystem as the kernel cache.
-TMP=$(mktemp -d "$TOP/build/tmp-exact.XXXXXX")
+# Kernel cache reachable by the build user; TMP on its filesystem.
+KCACHE=${PERFLAB_TEST_KCACHE:-$("$TOP/scripts/kcache-dir.sh")} || fail "no kernel cache"
+TMP=$(mktemp -d "$(dirname "$KCACHE")/tmp-exact.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
 # boot NAME [try args]: one qemu-icount run; its bench JSON in $TMP/NAME.json
@@ -28,7 +29,7 @@ boot() {
 	local name=$1
 	shift
 	"$R" try --backend qemu-icount --workdir "$TMP/$name" \
-		--kcache "$TOP/build/kcache" --runs 1 --bench-params "$PARAMS" \
+		--kcache "$KCACHE" --runs 1 --bench-params "$PARAMS" \
 		"$@" >"$TMP/$name.out" 2>"$TMP/$name.err" ||
 		fail "$name: $(tail -20 "$TMP/$name.out" "$TMP/$name.err")"
 	cp "$TMP/$name/try-1.json" "$TMP/$name.json" || fail "$name: no result"
