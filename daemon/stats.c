@@ -559,10 +559,53 @@ int stats_ks(const double *x, size_t nx, const double *y, size_t ny,
 
 /* ---- bootstrap ------------------------------------------------------------ */
 
+/* The k-th smallest of x[0..n) (Hoare's selection); reorders @x. */
+static double select_kth(double *x, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = x[lo + (hi - lo) / 2], t;
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (x[i] < pivot)
+				i++;
+			while (x[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = x[i];
+				x[i] = x[j];
+				x[j] = t;
+				i++;
+				if (!j--)
+					break;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return x[k];
+	}
+	return x[k];
+}
+
+/* Median in O(n): the bootstrap takes thousands of them. */
 static double estimate(double *buf, size_t n, enum stats_estimator est)
 {
-	return est == STATS_MEAN ? stats_mean(buf, n) :
-				   stats_median_inplace(buf, n);
+	double hi, lo = -INFINITY;
+
+	if (est == STATS_MEAN)
+		return stats_mean(buf, n);
+	hi = select_kth(buf, n, n / 2);
+	if (n & 1)
+		return hi;
+	/* The lower middle is the largest of the lower half. */
+	for (size_t i = 0; i < n / 2; i++)
+		lo = fmax(lo, buf[i]);
+	return (lo + hi) / 2;
 }
 
 double stats_quantile_sorted(const double *s, size_t n, double q)
