@@ -562,11 +562,11 @@ int stats_ks(const double *x, size_t nx, const double *y, size_t ny,
 /* The k-th smallest of x[0..n) (Hoare's selection); reorders @x. */
 static double select_kth(double *x, size_t n, size_t k)
 {
-	size_t lo = 0, hi = n - 1;
+	long lo = 0, hi = (long)n - 1, kk = (long)k;
 
 	while (lo < hi) {
 		double pivot = x[lo + (hi - lo) / 2], t;
-		size_t i = lo, j = hi;
+		long i = lo, j = hi;
 
 		while (i <= j) {
 			while (x[i] < pivot)
@@ -575,21 +575,19 @@ static double select_kth(double *x, size_t n, size_t k)
 				j--;
 			if (i <= j) {
 				t = x[i];
-				x[i] = x[j];
-				x[j] = t;
-				i++;
-				if (!j--)
-					break;
+				x[i++] = x[j];
+				x[j--] = t;
 			}
 		}
-		if (k <= j)
+		/* Now x[lo..j] <= pivot <= x[i..hi], x(j..i) == pivot. */
+		if (kk <= j)
 			hi = j;
-		else if (k >= i)
+		else if (kk >= i)
 			lo = i;
 		else
-			return x[k];
+			break;
 	}
-	return x[k];
+	return x[kk];
 }
 
 /* Median in O(n): the bootstrap takes thousands of them. */
