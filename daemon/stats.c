@@ -92,9 +92,14 @@ double stats_mean(const double *x, size_t n)
 
 	if (!n)
 		return NAN;
-	for (size_t i = 0; i < n; i++)
-		s += x[i];
-	return s / n;
+	/*
+	 * Summed as offsets from x[0]: exact for constant data (7 and 10
+	 * copies of 2408.6 have the same mean, so Hedges' g is 0, not NaN)
+	 * and less rounding for values far from 0.
+	 */
+	for (size_t i = 1; i < n; i++)
+		s += x[i] - x[0];
+	return x[0] + s / n;
 }
 
 double stats_stddev(const double *x, size_t n)

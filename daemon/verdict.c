@@ -199,7 +199,8 @@ static void decide(struct verdict_result *r, const struct verdict_opts *o)
 						       r->delta_pct > 0;
 	int noisy = pick_sigma(r, o), ci_out = r->dci_lo > 0 || r->dci_hi < 0;
 	double diff = fabs(r->var_median - r->ctrl_median);
-	double res = r->resolution_pct * fabs(r->ctrl_median) / 100;
+	/* One quantum apart is within the resolution (rounding slack). */
+	double res = r->resolution_pct * fabs(r->ctrl_median) / 100 * (1 + 1e-6);
 
 	r->mde_pct = verdict_mde(r->sigma_pct, r->n_ctrl, r->n_var, o);
 	if (too_few(r))
@@ -472,6 +473,9 @@ void verdict_summary(const struct verdict_result *r, char *buf, size_t len)
 {
 	const char *unit = r->per_second ? "seconds" : "runs";
 	char mde[48] = "no noise estimate", n[48];
+
+	if (r->n_ctrl == 1 && r->n_var == 1)
+		unit = r->per_second ? "second" : "run";
 
 	if (r->n_ctrl == r->n_var)
 		snprintf(n, sizeof(n), "%zu %s", r->n_var, unit);
