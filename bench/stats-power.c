@@ -140,53 +140,88 @@ static void aa_table(int exps, double sd)
 	printf("(alarms = regression + improvement: the false-alarm rate; runs = mean runs a side used)\n\n");
 }
 
-/* Power at the MDE the verdict reports for this design. */
+/* Runs a side at the first look whose exact MWU can reach alpha/looks. */
+static int first_decisive(const struct design *d, int *looks)
+{
+	struct verdict_opts o;
+	int at[32], np;
+
+	verdict_opts_default(&o);
+	np = planner_points(d->runs, d->max_runs, VERDICT_MIN_RUNS, at, 32, looks);
+	for (int k = 0; k < np; k++)
+		if (at[k] >= VERDICT_MIN_RUNS &&
+		    stats_mwu_min_p(at[k], at[k]) < o.alpha / *looks)
+			return at[k];
+	return at[np - 1];
+}
+
+/*
+ * Power at the MDE the verdict reports for this design: with the host's
+ * true noise, the MDE of the first look that can decide; otherwise (own
+ * noise, or runs noisier than the calibration) the mean MDE that A/A
+ * experiments of the design report.
+ */
 static void power_row(const char *label, struct design d, int exps)
 {
 	struct tally aa = { 0 }, t = { 0 };
 	struct verdict_opts o;
-	int at[32], looks;
+	int looks, n = first_decisive(&d, &looks);
 
-	planner_points(d.runs, d.max_runs, VERDICT_MIN_RUNS, at, 32, &looks);
 	verdict_opts_default(&o);
 	o.looks = looks;
-	if (d.host_sd > 0) {
-		d.effect = verdict_mde(d.host_sd, d.runs, d.runs, &o);
+	if (d.host_sd > 0 && d.host_sd == d.true_sd) {
+		d.effect = verdict_mde(d.host_sd, n, n, &o);
 	} else {
-		/* Own noise: the mean MDE reported by A/A experiments. */
 		simulate(&d, exps, 77, &aa);
 		d.effect = aa.mde_sum / aa.kinds[VERDICT_NO_CHANGE];
 	}
 	simulate(&d, exps, 5000 + d.runs, &t);
-	printf("%-16s %4d %4d %5d %7.3f%% %6d %8.2f%% %8.2f%% %8.2f%%",
+	printf("%-22s %4d %4d %5d %7.3f%% %6d %8.2f%% %8.2f%% %8.2f%% %6.1f",
 	       label, d.runs, d.max_runs, looks, d.effect, t.n,
 	       pct(t.kinds[VERDICT_REGRESSION], t.n),
 	       pct(t.kinds[VERDICT_NO_CHANGE], t.n),
-	       pct(t.kinds[VERDICT_INCONCLUSIVE], t.n));
-	if (d.host_sd > 0)
-		printf("\n");
-	else
-		printf("   (A/A: %.1f %% of no-change MDEs below the true-sigma MDE)\n",
+	       pct(t.kinds[VERDICT_INCONCLUSIVE], t.n),
+	       t.n ? (double)t.runs_used / t.n : NAN);
+	if (aa.n)
+		printf("   (A/A: %.1f %% of no-change MDEs below the true-sigma MDE)",
 		       pct(aa.mde_below, aa.kinds[VERDICT_NO_CHANGE]));
+	printf("\n");
 }
 
 static void power_table(int exps, double sd)
 {
-	static const int runs[] = { 5, 10, 20 };
+	static const struct {
+		const char *label;
+		int runs, max_runs;
+		double host, noise;	/* calibration and true noise, x sd */
+	} rows[] = {
+		{ "calibrated", 5, 5, 1, 1 },
+		{ "calibrated", 10, 10, 1, 1 },
+		{ "calibrated", 20, 20, 1, 1 },
+		{ "calibrated, looks", 5, 20, 1, 1 },
+		{ "calibrated, looks", 10, 40, 1, 1 },
+		{ "calibrated, 1.5x true", 5, 5, 1, 1.5 },
+		{ "calibrated, 1.5x true", 10, 10, 1, 1.5 },
+		{ "own (90 % UCB)", 5, 5, 0, 1 },
+		{ "own (90 % UCB)", 10, 10, 0, 1 },
+		{ "own (90 % UCB)", 20, 20, 0, 1 },
+	};
 
 	printf("== power at the reported MDE (effect = that MDE, ns/IO up)\n");
-	printf("%-16s %4s %4s %5s %8s %6s %9s %9s %9s\n", "noise", "runs", "max",
-	       "looks", "effect", "exps", "detected", "no chg", "inconcl");
-	for (int own = 0; own <= 1; own++)
-		for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
-			struct design d = {
-				.runs = runs[i], .max_runs = runs[i],
-				.host_sd = own ? 0 : sd, .true_sd = sd,
-			};
+	printf("%-22s %4s %4s %5s %8s %6s %9s %9s %9s %6s\n", "noise", "runs",
+	       "max", "looks", "effect", "exps", "detected", "no chg",
+	       "inconcl", "runs");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct design d = {
+			.runs = rows[i].runs, .max_runs = rows[i].max_runs,
+			.host_sd = rows[i].host * sd,
+			.true_sd = rows[i].noise * sd,
+		};
 
-			power_row(own ? "own (90 % UCB)" : "calibrated", d, exps);
-		}
-	printf("(one look: max_runs = runs; own noise: effect = the mean MDE reported by A/A experiments)\n");
+		power_row(rows[i].label, d, exps);
+	}
+	printf("(calibrated at the true noise: effect = the MDE of the first look that can decide;\n"
+	       " otherwise effect = the mean MDE reported by A/A experiments of the design)\n");
 }
 
 int main(int argc, char **argv)
