@@ -52,12 +52,13 @@ static int one_series(const double *x, size_t len, const struct cp_opts *o,
 		k = cp_merge(x, n, o, cur, (size_t)k);
 		if (k < 0)
 			return -1;
-		c->alerts += cp_reconcile(marks, nmarks, cur, (size_t)k, min,
-					  fresh);
+		c->alerts +=
+			cp_reconcile(marks, nmarks, cur, (size_t)k, min, fresh);
 		for (int i = 0; i < k && nmarks < MAXCP; i++)
 			if (fresh[i])
-				marks[nmarks++] = (struct cp_mark){
-					cur[i].index, CP_CANDIDATE };
+				marks[nmarks++] =
+					(struct cp_mark){ cur[i].index,
+							  CP_CANDIDATE };
 	}
 	c->ever += never;
 	k = cp_detect(x, len, o, cur, MAXCP);
@@ -120,7 +121,8 @@ int main(int argc, char **argv)
 	       nseries, len, c.points);
 	printf("%-46s %6s %16s %11s\n", "false change points", "count",
 	       "per 1000 points", "per series");
-	row("alerted (confirmed by a later re-run, merged)", c.alerts, &c, nseries);
+	row("alerted (confirmed by a later re-run, merged)", c.alerts, &c,
+	    nseries);
 	row("ever found by some re-run (the old rule)", c.ever, &c, nseries);
 	row("one batch detection of the whole series", c.batch, &c, nseries);
 	return 0;

@@ -22,15 +22,15 @@
 
 struct design {
 	int runs, max_runs;
-	double host_sd;		/* calibration given to the verdict, 0: none */
-	double true_sd;		/* noise of the simulated runs */
-	double effect;		/* % change of the variant (ns/IO up = worse) */
+	double host_sd; /* calibration given to the verdict, 0: none */
+	double true_sd; /* noise of the simulated runs */
+	double effect; /* % change of the variant (ns/IO up = worse) */
 };
 
 struct tally {
 	int n, runs_used, kinds[4];
 	double mde_sum;
-	int mde_below;		/* no change with an MDE below the true one */
+	int mde_below; /* no change with an MDE below the true one */
 };
 
 /* One experiment through its looks; the final verdict into @t. */
@@ -104,7 +104,8 @@ static void aa_row(const char *label, const struct design *d, int exps)
 	simulate(d, exps, 1000 + d->runs, &t);
 	printf("%-22s %4d %4d %-12s %5d %6d %7.2f%% %7.2f%% %7.2f%% %6.1f\n",
 	       label, d->runs, d->max_runs, pts, looks, t.n,
-	       pct(t.kinds[VERDICT_REGRESSION] + t.kinds[VERDICT_IMPROVEMENT], t.n),
+	       pct(t.kinds[VERDICT_REGRESSION] + t.kinds[VERDICT_IMPROVEMENT],
+		   t.n),
 	       pct(t.kinds[VERDICT_NO_CHANGE], t.n),
 	       pct(t.kinds[VERDICT_INCONCLUSIVE], t.n),
 	       t.n ? (double)t.runs_used / t.n : NAN);
@@ -121,8 +122,10 @@ static void aa_table(int exps, double sd)
 	       "runs");
 	for (int f = 0; f < 4; f++) {
 		static const char *const label[] = {
-			"calibrated, true", "calibrated, 1.5x true",
-			"calibrated, 2x true", "not calibrated",
+			"calibrated, true",
+			"calibrated, 1.5x true",
+			"calibrated, 2x true",
+			"not calibrated",
 		};
 		static const double factor[] = { 1, 1.5, 2, 1 };
 
@@ -147,7 +150,8 @@ static int first_decisive(const struct design *d, int *looks)
 	int at[32], np;
 
 	verdict_opts_default(&o);
-	np = planner_points(d->runs, d->max_runs, VERDICT_MIN_RUNS, at, 32, looks);
+	np = planner_points(d->runs, d->max_runs, VERDICT_MIN_RUNS, at, 32,
+			    looks);
 	for (int k = 0; k < np; k++)
 		if (at[k] >= VERDICT_MIN_RUNS &&
 		    stats_mwu_min_p(at[k], at[k]) < o.alpha / *looks)
@@ -193,7 +197,7 @@ static void power_table(int exps, double sd)
 	static const struct {
 		const char *label;
 		int runs, max_runs;
-		double host, noise;	/* calibration and true noise, x sd */
+		double host, noise; /* calibration and true noise, x sd */
 	} rows[] = {
 		{ "calibrated", 5, 5, 1, 1 },
 		{ "calibrated", 10, 10, 1, 1 },
@@ -213,7 +217,8 @@ static void power_table(int exps, double sd)
 	       "inconcl", "runs");
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct design d = {
-			.runs = rows[i].runs, .max_runs = rows[i].max_runs,
+			.runs = rows[i].runs,
+			.max_runs = rows[i].max_runs,
 			.host_sd = rows[i].host * sd,
 			.true_sd = rows[i].noise * sd,
 		};
@@ -244,7 +249,8 @@ int main(int argc, char **argv)
 			which = 2;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-e experiments] [-s sd%%] [-a|-p]\n",
+			fprintf(stderr,
+				"usage: %s [-e experiments] [-s sd%%] [-a|-p]\n",
 				argv[0]);
 			return 2;
 		}

@@ -77,7 +77,8 @@ static void check_split(void)
 	brute(y, 36, 5, 1, &ft);
 	brute(y, 36, 5, 0, &bt);
 	CHECK((int)tau == bt && bt == 15 && ft != bt,
-	      "excursion: split %zu, both edges %d, fixed edge %d", tau, bt, ft);
+	      "excursion: split %zu, both edges %d, fixed edge %d", tau, bt,
+	      ft);
 }
 
 static void check_merge(void)

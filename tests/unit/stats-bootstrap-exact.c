@@ -87,7 +87,8 @@ static void check(int n, uint64_t seed)
 	median_dist(x, n, px);
 	median_dist(y, n, py);
 	CHECK(stats_bootstrap_delta(x, n, y, n, STATS_MEDIAN, 20000, 0.99, seed,
-				    &b) == 0, "bootstrap failed");
+				    &b) == 0,
+	      "bootstrap failed");
 	lo_below = cdf(x, px, y, py, n, b.lo, 1);
 	lo_upto = cdf(x, px, y, py, n, b.lo, 0);
 	hi_below = cdf(x, px, y, py, n, b.hi, 1);

@@ -52,10 +52,13 @@ static void small_and_separated(void)
 		a[i] = 2408.60;
 		b[i] = 2415.80;
 	}
-	CHECK(verdict_compare_values(a, 4, b, 10, VERDICT_NS_PER_IO, &o, &r) == 0 &&
-		      r.kind == VERDICT_INCONCLUSIVE && strstr(r.reason, "5 runs"),
+	CHECK(verdict_compare_values(a, 4, b, 10, VERDICT_NS_PER_IO, &o, &r) ==
+			      0 &&
+		      r.kind == VERDICT_INCONCLUSIVE &&
+		      strstr(r.reason, "5 runs"),
 	      "4 vs 10: %s (%s)", verdict_kind_str(r.kind), r.reason);
-	CHECK(verdict_compare_values(a, 5, b, 5, VERDICT_NS_PER_IO, &o, &r) == 0 &&
+	CHECK(verdict_compare_values(a, 5, b, 5, VERDICT_NS_PER_IO, &o, &r) ==
+			      0 &&
 		      r.kind == VERDICT_REGRESSION &&
 		      fabs(r.p - 2.0 / 252) < 1e-12 &&
 		      fabs(r.level - 2.0 / 252) < 1e-12 &&
@@ -63,7 +66,8 @@ static void small_and_separated(void)
 	      "5 vs 5 separated: %s p %g level %g (%s)",
 	      verdict_kind_str(r.kind), r.p, r.level, r.reason);
 	/* No observed noise, no calibration: no MDE can be claimed. */
-	CHECK(verdict_compare_values(a, 5, a + 5, 5, VERDICT_NS_PER_IO, &o, &r) == 0 &&
+	CHECK(verdict_compare_values(a, 5, a + 5, 5, VERDICT_NS_PER_IO, &o,
+				     &r) == 0 &&
 		      r.kind == VERDICT_INCONCLUSIVE && r.no_noise &&
 		      !isfinite(r.mde_pct),
 	      "identical runs: %s mde %g", verdict_kind_str(r.kind), r.mde_pct);
@@ -74,7 +78,8 @@ static void small_and_separated(void)
 	for (int i = 0; i < 5; i++)
 		b[i] = 2408.61;
 	o.host_noise_pct = 0.1;
-	CHECK(verdict_compare_values(a, 5, b, 5, VERDICT_NS_PER_IO, &o, &r) == 0 &&
+	CHECK(verdict_compare_values(a, 5, b, 5, VERDICT_NS_PER_IO, &o, &r) ==
+			      0 &&
 		      r.kind == VERDICT_NO_CHANGE && r.mde_pct > 0.1,
 	      "one quantum: %s mde %g (%s)", verdict_kind_str(r.kind),
 	      r.mde_pct, r.reason);
@@ -83,16 +88,17 @@ static void small_and_separated(void)
 /* Found by search: exact MWU p 0.0070 (< 0.01), 99 % CI -0.25 .. +4.5. */
 static void ci_includes_zero(void)
 {
-	static const double a[7] = { 99.13, 98.21, 98.55, 100.04, 100.73,
-				     99.08, 101.07 };
-	static const double b[7] = { 100.38, 102.69, 102.52, 103.98, 101.50,
-				     102.64, 100.48 };
+	static const double a[7] = { 99.13,  98.21, 98.55, 100.04,
+				     100.73, 99.08, 101.07 };
+	static const double b[7] = { 100.38, 102.69, 102.52, 103.98,
+				     101.50, 102.64, 100.48 };
 	struct verdict_opts o;
 	struct verdict_result r;
 
 	verdict_opts_default(&o);
 	o.host_noise_pct = 0.1;
-	CHECK(verdict_compare_values(a, 7, b, 7, VERDICT_NS_PER_IO, &o, &r) == 0,
+	CHECK(verdict_compare_values(a, 7, b, 7, VERDICT_NS_PER_IO, &o, &r) ==
+		      0,
 	      "compare failed");
 	/* U = 3 of 49 pairs: exact two-sided p 0.006993 (tables: U <= 4
 	 * is significant at 0.01 for 7/7). */
@@ -122,15 +128,16 @@ static void one_boot(void)
 	CHECK(verdict_compare_runs(&c, 1, &v, 1, &o, &r) == 0 &&
 		      r.kind == VERDICT_INCONCLUSIVE && !r.per_second &&
 		      r.n_ctrl == 1,
-	      "experiment, one boot: %s per_second %d", verdict_kind_str(r.kind),
-	      r.per_second);
+	      "experiment, one boot: %s per_second %d",
+	      verdict_kind_str(r.kind), r.per_second);
 	o.allow_per_second = 1;
 	CHECK(verdict_compare_runs(&c, 1, &v, 1, &o, &r) == 0 && r.per_second &&
 		      r.n_ctrl == 10 && r.kind == VERDICT_REGRESSION,
 	      "log, one boot: %s per_second %d", verdict_kind_str(r.kind),
 	      r.per_second);
 	verdict_summary(&r, sum, sizeof(sum));
-	CHECK(strstr(sum, "seconds of one boot a side") != NULL, "summary %s", sum);
+	CHECK(strstr(sum, "seconds of one boot a side") != NULL, "summary %s",
+	      sum);
 }
 
 int main(void)
