@@ -208,7 +208,7 @@ static void decide(struct verdict_result *r, const struct verdict_opts *o)
 	if (r->p < r->alpha_look && ci_out && diff > res) {
 		r->kind = better ? VERDICT_IMPROVEMENT : VERDICT_REGRESSION;
 		snprintf(r->reason, sizeof(r->reason),
-			 "exact MWU p %.3g < %.3g (alpha %g over %d looks; the rule's level %.3g) and the %g %% CI excludes 0",
+			 "MWU p %.3g < %.3g (alpha %g over %d looks; the rule's level %.3g) and the %g %% CI excludes 0",
 			 r->p, r->alpha_look, r->alpha, r->looks, r->level,
 			 100 * (1 - r->alpha_look));
 		return;
@@ -674,7 +674,7 @@ char *verdict_text(const struct verdict_result *r, const char *ctrl_name,
 	snprintf(hi, sizeof(hi), "%+.3f", r->ci_hi);
 	fmt_pct(mde, sizeof(mde), r->mde_pct);
 	fprintf(f, "\n%s: %s %s\n", var_name, verdict_metric_str(r->metric), sum);
-	fprintf(f, "  delta of medians %s %% (95 %% CI %s .. %s, %d resamples), p %.3g (exact MWU; KS %.3g shown, not decided on), Hedges g %.2f, Cliff's delta %.2f\n",
+	fprintf(f, "  delta of medians %s %% (95 %% CI %s .. %s, %d resamples), p %.3g (MWU, exact up to 60 a side; KS %.3g shown, not decided on), Hedges g %.2f, Cliff's delta %.2f\n",
 		d, lo, hi, r->resamples, r->p, r->p_ks, r->hedges_g,
 		r->cliffs_delta);
 	fprintf(f, "  test at %.3g (alpha %g over %d planned looks), real level %.3g\n",
