@@ -62,4 +62,31 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
  */
 int planner_extend(sqlite3 *db, int64_t experiment_id, int extra_runs);
 
+/* At most this many looks: analyses whose verdict may be final. */
+#define PLANNER_MAX_LOOKS 3
+
+/*
+ * Analysis points of an experiment started with @runs rounds and capped at
+ * @max_runs: @runs, then max(5, twice the last) up to @max_runs. Points
+ * with at least @min_runs rounds are looks (the first PLANNER_MAX_LOOKS of
+ * them; none if @max_runs < @min_runs); later points are not planned.
+ * Writes the points into @at (up to @max) and the number of looks into
+ * @looks; returns the number of points.
+ */
+int planner_points(int runs, int max_runs, int min_runs, int *at, int max,
+		   int *looks);
+
+/*
+ * The alpha that the look at @rounds runs a side tests at, of the looks
+ * planner_points() plans; they add up to at most @alpha (Bonferroni,
+ * spent in order). Each look gets an even share of what is left, except a
+ * look whose exact MWU cannot reach that share but can reach what is
+ * left with a tenth to spare (5 vs 5 runs: smallest p 2/252 = 0.0079): it
+ * gets just that smallest p, so a default 5-run experiment can still
+ * decide at 5 runs, and the later looks share the rest.
+ * For @rounds off the schedule, the smallest alpha of any look.
+ */
+double planner_look_alpha(int runs, int max_runs, int min_runs, double alpha,
+			  int rounds);
+
 #endif
