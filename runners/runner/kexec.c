@@ -369,7 +369,7 @@ int kexec_resume_prepare(const struct runner_cfg *cfg,
 		rename(cfg->state_file, bad);
 		return KEXEC_NOTHING;
 	}
-	if (strcmp(s.stage, "booting")) {
+	if (strcmp(s.stage, "booting") && strcmp(s.stage, "running")) {
 		/* Back from the variant kernel (or a failed return). */
 		if (!kexec_verify(env, &s, why, len))
 			fprintf(stderr, "perflab-runner: still on the variant "
@@ -385,6 +385,17 @@ int kexec_resume_prepare(const struct runner_cfg *cfg,
 		return KEXEC_NOTHING;
 	}
 	ret = kexec_verify(env, &s, why, len) ? KEXEC_WRONG_KERNEL : KEXEC_RUN;
+	/*
+	 * "running": the variant kernel came up and the bench started, so a
+	 * default kernel now means the host was reset or lost power, not
+	 * that the variant failed to boot.
+	 */
+	if (ret == KEXEC_WRONG_KERNEL && !strcmp(s.stage, "running")) {
+		snprintf(why, len, "the host restarted during the run on "
+			 "kernel %s (power loss or reset; the variant had "
+			 "booted and verified)", s.release);
+		ret = KEXEC_RESTARTED;
+	}
 	kexec_state_free(&s);
 	return ret;
 }
@@ -397,6 +408,13 @@ int kexec_resume_run(const struct exec_ctx *c, const struct job *j,
 
 	if (kexec_state_load(c->cfg->state_file, &s, err, sizeof(err))) {
 		outcome_fail(o, "internal", strdup(err));
+		return -1;
+	}
+	snprintf(s.stage, sizeof(s.stage), "running");
+	if (kexec_state_save(c->cfg->state_file, &s)) {
+		kexec_state_free(&s);
+		outcome_fail(o, "internal", rutil_strdupf("saving %s: %s",
+			     c->cfg->state_file, strerror(errno)));
 		return -1;
 	}
 	o->build = s.build ? json_incref(s.build) : NULL;
@@ -433,6 +451,22 @@ int kexec_finish(const struct runner_cfg *cfg, const struct kexec_env *env,
 		return -1;
 	}
 	return KEXEC_REBOOTING;
+}
+
+char *kexec_failure_log(const struct runner_cfg *cfg, const char *why)
+{
+	char *tail = cfg->console_log ?
+		     rutil_read_tail(cfg->console_log, 16384) : NULL;
+	char *log;
+
+	if (!tail || !*tail) {
+		free(tail);
+		return strdup(why);
+	}
+	log = rutil_strdupf("%s\n--- console of the previous boot (%s, "
+			    "tail) ---\n%s", why, cfg->console_log, tail);
+	free(tail);
+	return log;
 }
 
 void kexec_abandon(const struct runner_cfg *cfg, const struct kexec_env *env)
