@@ -164,6 +164,14 @@ soak: all
 test: all
 	@tests/run.sh $(T)
 
+# The kexec rehearsal host (tests/kexec-vm/README.md): a QEMU VM standing
+# in for a dedicated NVMe host, and its end-to-end test (~15 min, TCG).
+kexec-host: all static-bench
+	@tests/kexec-vm/mkhost.sh
+
+test-kexec-vm: kexec-host
+	@tests/kexec-vm/rehearsal.sh
+
 run: all static-bench
 	@scripts/run-lab.sh
 
