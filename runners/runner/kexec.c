@@ -239,6 +239,18 @@ static int has_word(const char *text, const char *word)
 	return 0;
 }
 
+int kexec_on_variant(const struct kexec_env *env)
+{
+	char *cmdline = root_file(env_or_default(env), "/proc/cmdline", NULL);
+	int ret = 0;
+
+	for (char *p = cmdline; p && (p = strstr(p, "perflab_job=")); p++)
+		if (p == cmdline || p[-1] == ' ')
+			ret = 1;
+	free(cmdline);
+	return ret;
+}
+
 int kexec_verify(const struct kexec_env *env, const struct kexec_state *s,
 		 char *why, size_t len)
 {

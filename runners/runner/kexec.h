@@ -64,6 +64,9 @@ void kexec_argv_free(char **argv);
 /* GNU build id (hex) from an ELF notes blob such as /sys/kernel/notes. */
 int kexec_notes_build_id(const unsigned char *buf, size_t len, char *out,
 			 size_t outlen);
+/* 1 when the running kernel was started by a job's kexec (its command
+ * line has a perflab_job= token), not the host's default kernel. */
+int kexec_on_variant(const struct kexec_env *env);
 /* 0 when the running kernel is the state's; else why. */
 int kexec_verify(const struct kexec_env *env, const struct kexec_state *s,
 		 char *why, size_t len);

@@ -526,7 +526,12 @@ static void resume_kexec(struct opts *o)
 	hb_stop(&h);
 	outcome_free(&out);
 	job_free(&j);
-	if (kexec_finish(&o->cfg, NULL, kind == KEXEC_RUN) == KEXEC_REBOOTING)
+	/*
+	 * A wrong kernel that a kexec started (a variant that booted with
+	 * another release) must not run the next jobs: back to the default.
+	 */
+	if (kexec_finish(&o->cfg, NULL, kind == KEXEC_RUN ||
+			 kexec_on_variant(NULL)) == KEXEC_REBOOTING)
 		wait_for_reboot(o, NULL);
 }
 

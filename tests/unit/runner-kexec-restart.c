@@ -6,7 +6,9 @@
  * KEXEC_RESTARTED (the variant had booted: power loss or reset, retried as
  * "internal") while a "booting" one stays KEXEC_WRONG_KERNEL ("boot"); a
  * runner restarted on the variant itself during the run benches again.
- * The "boot" failure log carries the tail of --console-log when given.
+ * The "boot" failure log carries the tail of --console-log when given;
+ * kexec_on_variant tells a kexec'd kernel (job token on its command line)
+ * from the default one, so a wrong kernel that a kexec started reboots.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +108,8 @@ int main(void)
 	CHECK(!strcmp(s.stage, "running"));
 	kexec_state_free(&s);
 
+	CHECK(kexec_on_variant(&env) == 1);
+
 	/* The runner restarted on the variant mid-run: bench again. */
 	CHECK(kexec_resume_prepare(&cfg, &env, &j, why, sizeof(why)) ==
 	      KEXEC_RUN);
@@ -113,6 +117,7 @@ int main(void)
 
 	/* Power lost mid-run: back on the default kernel. */
 	on_default();
+	CHECK(kexec_on_variant(&env) == 0);
 	CHECK(kexec_resume_prepare(&cfg, &env, &j, why, sizeof(why)) ==
 	      KEXEC_RESTARTED);
 	CHECK(j.id == 7);
