@@ -3,7 +3,7 @@
 #   bzImage         the VM's default kernel: the base tree, tinyconfig +
 #                   kernel-patches/configs/kexec-vm.config, built (or found)
 #                   through the runner's own image cache (build/kcache)
-#   initrd.cpio.gz  busybox, perflab-runner with its shared libraries,
+#   initrd.cpio  busybox, perflab-runner with its shared libraries,
 #                   the static perflab-bench, kexec-tools, /init (the
 #                   supervisor) and the systemctl stand-in
 #   host.env        KEY/RELEASE of the default kernel
@@ -40,6 +40,7 @@ root=$out/root
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/local/bin,etc/perflab/configs,proc,sys,dev,tmp,run}
 cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"	# /init's interpreter; /init installs the rest
 cp "$R" "$root/usr/local/bin/perflab-runner"
 cp "$S" "$root/usr/local/bin/perflab-bench"
 cp "$KEXEC" "$root/sbin/kexec"
@@ -56,7 +57,11 @@ done | sort -u | while read -r lib; do
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"
 done
-(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out/initrd.tmp"
-mv "$out/initrd.tmp" "$out/initrd.cpio.gz"
+# Stripped and uncompressed: TCG would spend seconds in gunzip at every
+# boot, and this initrd is unpacked twice per job (host and variant).
+find "$root" -type f \( -name '*.so*' -o -path '*bin/*' \) ! -name busybox \
+	-exec strip --strip-unneeded {} + 2>/dev/null || true
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$out/initrd.tmp"
+mv "$out/initrd.tmp" "$out/initrd.cpio"
 echo "kexec-host: kernel $release ($key)"
-echo "kexec-host: $(du -h "$out/initrd.cpio.gz" | cut -f1) initrd, $out"
+echo "kexec-host: $(du -h "$out/initrd.cpio" | cut -f1) initrd, $out"

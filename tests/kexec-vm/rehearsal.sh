@@ -19,7 +19,7 @@
 
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
 command -v mke2fs >/dev/null || skip "mke2fs (e2fsprogs) is not installed"
-for f in "$KH/bzImage" "$KH/initrd.cpio.gz" "$TOP/build/perflab-runner"; do
+for f in "$KH/bzImage" "$KH/initrd.cpio" "$TOP/build/perflab-runner"; do
 	[ -f "$f" ] || skip "$f missing (make kexec-host)"
 done
 R=$TOP/build/perflab-runner
@@ -68,7 +68,7 @@ E2=$(jq -r .id <<<"$body")
 # disk gets images/<key> exactly as its --kcache would hold them.
 img=$TMP/images
 mkdir -p "$img/images"
-cp "$KH/initrd.cpio.gz" "$img/"
+cp "$KH/initrd.cpio" "$img/"
 for v in $(sql "SELECT id FROM variants WHERE experiment_id IN ($E1, $E2)"); do
 	args=()
 	for p in $(sql "SELECT patch_id FROM variant_patches WHERE variant_id = $v ORDER BY position"); do

@@ -34,9 +34,9 @@ vm_qemu() {
 	fi
 	[ "${VM_ICOUNT:-0}" = 1 ] && icount=(-icount shift=0,sleep=off)
 	qemu-system-x86_64 -nodefaults -no-user-config -no-reboot -display none \
-		-cpu max -smp 1 -m "${VM_MEM:-512}" "${icount[@]}" \
-		-kernel "$KH/bzImage" -initrd "$KH/initrd.cpio.gz" \
-		-append "console=ttyS0 panic=-1 noapictimer" \
+		-smp 1 -m "${VM_MEM:-512}" "${icount[@]}" \
+		-kernel "$KH/bzImage" -initrd "$KH/initrd.cpio" \
+		-append "console=ttyS0 panic=-1 nokaslr noapictimer no_timer_check" \
 		-serial "file:$VM_DIR/console-$n.log" \
 		-pidfile "$VM_DIR/qemu.pid" \
 		-fw_cfg "name=opt/perflab/console,file=$tail" \
