@@ -128,7 +128,7 @@ vm_power_on
 # Fault 1: cut the power once, in the middle of the first run phase.
 cut_job=
 for ((i = 0; i < TIMEOUT * 2; i++)); do
-	cut_job=$(sql "SELECT id FROM jobs WHERE state = 'running' AND phase = 'run' LIMIT 1")
+	cut_job=$(sql "SELECT id FROM jobs WHERE state IN ('claimed', 'running') AND phase = 'run' LIMIT 1")
 	[ -n "$cut_job" ] && break
 	sleep 0.5
 done
