@@ -176,6 +176,8 @@ check "$(sql "SELECT count(DISTINCT variant_id || '/' || run_index) FROM runs
 	WHERE experiment_id = $E1")" -eq 4 "one run per (variant, run index)"
 check "$(sql "SELECT count(*) FROM runs WHERE experiment_id = $E1 AND
 	kernel NOT LIKE '%-perflab'")" -eq 0 "every run on a -perflab kernel"
+check "$(sql "SELECT count(*) FROM runs WHERE experiment_id = $E1 AND
+	json_extract(params, '$.polled') = 1")" -eq 4 "every run polled the NVMe drive"
 check "$(sql "SELECT count(*) FROM runs WHERE job_id = $cut_job")" -eq 1 \
 	"the power-cut job has exactly one run"
 check "$(sql "SELECT max(attempt) FROM jobs WHERE id = $cut_job")" -eq 2 \
