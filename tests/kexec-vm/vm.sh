@@ -62,7 +62,7 @@ vm_loop() {
 }
 
 vm_power_on() {
-	vm_loop &
+	vm_loop 2>>"$VM_DIR/qemu.log" &
 	VM_LOOP_PID=$!
 }
 
