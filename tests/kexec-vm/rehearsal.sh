@@ -162,6 +162,13 @@ echo "--- job events"
 sql "SELECT e.job_id, v.name, e.attempt, e.event, datetime(e.at, 'unixepoch'),
 	coalesce(e.reason, '') FROM job_events e JOIN jobs j ON j.id = e.job_id
 	JOIN variants v ON v.id = j.variant_id ORDER BY e.id"
+echo "--- failure logs (first line, and the panic line when there is one)"
+for ev in $(sql "SELECT id FROM job_events WHERE event = 'failed' ORDER BY id"); do
+	sql "SELECT 'job ' || job_id || ' attempt ' || attempt || ': ' || reason
+		FROM job_events WHERE id = $ev"
+	sql "SELECT log FROM job_events WHERE id = $ev" |
+		grep -a -m2 -E '^[a-z]|Kernel panic - not syncing' | sed 's/^/    /'
+done
 echo "--- runs"
 sql "SELECT r.id, v.name, r.run_index, r.attempt, r.kernel,
 	json_extract(r.summary, '$.mean') FROM runs r JOIN variants v
