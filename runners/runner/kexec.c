@@ -266,7 +266,12 @@ int kexec_verify(const struct kexec_env *env, const struct kexec_state *s,
 	free(rel);
 	cmdline = root_file(env, "/proc/cmdline", NULL);
 	notes = root_file(env, "/sys/kernel/notes", &nlen);
-	if (strcmp(release, s->release)) {
+	if (strcmp(release, s->release) && cmdline &&
+	    has_word(cmdline, s->token)) {
+		/* The kexec happened: the image is not what its build said. */
+		snprintf(why, len, "the kernel this job loaded reports release "
+			 "%s, its build produced %s", release, s->release);
+	} else if (strcmp(release, s->release)) {
 		snprintf(why, len, "booted kernel %s, expected %s (kexec "
 			 "failed or the host rebooted)", release, s->release);
 	} else if (!cmdline || !has_word(cmdline, s->token)) {
@@ -475,6 +480,9 @@ char *kexec_failure_log(const struct runner_cfg *cfg, const char *why)
 		free(tail);
 		return strdup(why);
 	}
+	/* Serial consoles end lines with \r\n. */
+	for (char *r = tail; (r = strchr(r, '\r'));)
+		memmove(r, r + 1, strlen(r));
 	log = rutil_strdupf("%s\n--- console of the previous boot (%s, "
 			    "tail) ---\n%s", why, cfg->console_log, tail);
 	free(tail);

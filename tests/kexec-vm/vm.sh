@@ -9,7 +9,8 @@
 #   vm_power_cut        kill QEMU (SIGKILL): a power loss
 #   vm_power_off        stop the loop and QEMU
 #
-# Environment: VM_ICOUNT=1 (-icount shift=0,sleep=off), VM_MEM (512).
+# Environment: VM_ICOUNT (1: -icount shift=0,sleep=off, guest time counts
+# instructions so the figures repeat; 0: plain TCG), VM_MEM (512).
 KH=$TOP/build/kexec-host
 VM_DIR=
 VM_LOOP_PID=
@@ -32,7 +33,7 @@ vm_qemu() {
 	else
 		echo "(first boot)" >"$tail"
 	fi
-	[ "${VM_ICOUNT:-0}" = 1 ] && icount=(-icount shift=0,sleep=off)
+	[ "${VM_ICOUNT:-1}" = 1 ] && icount=(-icount shift=0,sleep=off)
 	qemu-system-x86_64 -nodefaults -no-user-config -no-reboot -display none \
 		-smp 1 -m "${VM_MEM:-512}" "${icount[@]}" \
 		-kernel "$KH/bzImage" -initrd "$KH/initrd.cpio" \

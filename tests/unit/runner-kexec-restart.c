@@ -8,7 +8,8 @@
  * runner restarted on the variant itself during the run benches again.
  * The "boot" failure log carries the tail of --console-log when given;
  * kexec_on_variant tells a kexec'd kernel (job token on its command line)
- * from the default one, so a wrong kernel that a kexec started reboots.
+ * from the default one, so a wrong kernel that a kexec started reboots;
+ * such a kernel's release mismatch says the image is not its build's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,11 +139,23 @@ int main(void)
 	log = kexec_failure_log(&cfg, why);
 	CHECK(!strcmp(log, why), "a missing console log adds nothing");
 	free(log);
-	put("console.log", "[    1.0] Kernel panic - not syncing: boom\n");
+	put("console.log", "[    1.0] Kernel panic - not syncing: boom\r\n");
 	log = kexec_failure_log(&cfg, why);
 	CHECK(strstr(log, why) == log && strstr(log, "Kernel panic - not "
-						 "syncing: boom"), "%s", log);
+						 "syncing: boom\n"), "%s", log);
+	CHECK(!strchr(log, '\r'));
 	free(log);
+
+	/* The kexec'd kernel (token present) reports another release. */
+	save_state(&cfg, "booting");
+	on_variant();
+	put("sys/proc/sys/kernel/osrelease", "6.1.0-perflab-other\n");
+	CHECK(kexec_resume_prepare(&cfg, &env, &j, why, sizeof(why)) ==
+	      KEXEC_WRONG_KERNEL);
+	CHECK(strstr(why, "the kernel this job loaded reports release "
+		      "6.1.0-perflab-other, its build produced 6.1.0-perflab"),
+	      "%s", why);
+	job_free(&j);
 	CHECK(access(ran, F_OK) == 0);
 	rutil_rm_rf(root);
 	DONE();
