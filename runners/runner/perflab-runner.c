@@ -516,6 +516,10 @@ static void resume_kexec(struct opts *o)
 	c.abort = &h.abort;
 	c.phase = hb_phase_cb;
 	c.arg = &h;
+	/* Not "build", where a new heartbeat starts: the kexec is behind us. */
+	hb_phase_cb(&h, "boot", kind == KEXEC_RUN ? "up on the variant kernel "
+		    "(release, build id and job token verified)" :
+		    "not on the kernel this job loaded");
 	if (kind == KEXEC_WRONG_KERNEL)
 		outcome_fail(&out, "boot", kexec_failure_log(&o->cfg, why));
 	else if (kind == KEXEC_RESTARTED)
