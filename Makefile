@@ -26,7 +26,8 @@ SYS_LIBS   := -lm -lpthread
 LIBPERF_DIR := $(B)/libperf
 LINUX_SRC   := $(B)/linux-source-6.1
 
-.PHONY: all deps test run bench clean static-bench fuzz soak check-asan format
+.PHONY: all deps test run bench clean static-bench fuzz soak check-asan format \
+	kexec-host test-kexec-vm
 
 all: $(B)/perflabd $(B)/perflab-runner $(B)/perflab $(B)/perflab-bench $(B)/perflab-bench-static tests
 
