@@ -4,7 +4,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-PKGS="build-essential pkg-config git jq curl sqlite3 python3
+PKGS="build-essential pkg-config git jq curl sqlite3 python3 kexec-tools e2fsprogs
 libmicrohttpd-dev libsqlite3-dev liburing-dev libjansson-dev
 libcurl4-openssl-dev libssl-dev
 bc bison flex libelf-dev cpio busybox-static qemu-system-x86 ccache

@@ -21,6 +21,8 @@ done
 for d in tests/*/; do
 	d=${d%/}
 	[ "$d" = tests/e2e ] && continue
+	# The kexec rehearsal VM has its own target: make test-kexec-vm.
+	[ "$d" = tests/kexec-vm ] && continue
 	for t in "$d"/*.sh "$d"/*.js; do
 		[ -f "$t" ] && [ -x "$t" -o "${t##*.}" = js ] && list+=("$t")
 	done

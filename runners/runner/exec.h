@@ -37,6 +37,7 @@ struct runner_cfg {
 	const char *state_file;
 	int poll_queues;
 	const char *kexec_initrd;
+	const char *console_log; /* previous boot's console, for "boot" fails */
 };
 
 typedef void (*exec_phase_fn)(void *arg, const char *phase, const char *msg);

@@ -291,6 +291,18 @@ static int has_word(const char *text, const char *word)
 	return 0;
 }
 
+int kexec_on_variant(const struct kexec_env *env)
+{
+	char *cmdline = root_file(env_or_default(env), "/proc/cmdline", NULL);
+	int ret = 0;
+
+	for (char *p = cmdline; p && (p = strstr(p, "perflab_job=")); p++)
+		if (p == cmdline || p[-1] == ' ')
+			ret = 1;
+	free(cmdline);
+	return ret;
+}
+
 int kexec_verify(const struct kexec_env *env, const struct kexec_state *s,
 		 char *why, size_t len)
 {
@@ -306,7 +318,12 @@ int kexec_verify(const struct kexec_env *env, const struct kexec_state *s,
 	free(rel);
 	cmdline = root_file(env, "/proc/cmdline", NULL);
 	notes = root_file(env, "/sys/kernel/notes", &nlen);
-	if (strcmp(release, s->release)) {
+	if (strcmp(release, s->release) && cmdline &&
+	    has_word(cmdline, s->token)) {
+		/* The kexec happened: the image is not what its build said. */
+		snprintf(why, len, "the kernel this job loaded reports release "
+			 "%s, its build produced %s", release, s->release);
+	} else if (strcmp(release, s->release)) {
 		snprintf(why, len, "booted kernel %s, expected %s (kexec "
 			 "failed or the host rebooted)", release, s->release);
 	} else if (!cmdline || !has_word(cmdline, s->token)) {
@@ -426,7 +443,7 @@ int kexec_resume_prepare(const struct runner_cfg *cfg,
 		rename(cfg->state_file, bad);
 		return KEXEC_NOTHING;
 	}
-	if (strcmp(s.stage, "booting")) {
+	if (strcmp(s.stage, "booting") && strcmp(s.stage, "running")) {
 		/* Back from the variant kernel (or a failed return). */
 		if (!kexec_verify(env, &s, why, len))
 			fprintf(stderr, "perflab-runner: still on the variant "
@@ -442,6 +459,17 @@ int kexec_resume_prepare(const struct runner_cfg *cfg,
 		return KEXEC_NOTHING;
 	}
 	ret = kexec_verify(env, &s, why, len) ? KEXEC_WRONG_KERNEL : KEXEC_RUN;
+	/*
+	 * "running": the variant kernel came up and the bench started, so a
+	 * default kernel now means the host was reset or lost power, not
+	 * that the variant failed to boot.
+	 */
+	if (ret == KEXEC_WRONG_KERNEL && !strcmp(s.stage, "running")) {
+		snprintf(why, len, "the host restarted during the run on "
+			 "kernel %s (power loss or reset; the variant had "
+			 "booted and verified)", s.release);
+		ret = KEXEC_RESTARTED;
+	}
 	kexec_state_free(&s);
 	return ret;
 }
@@ -454,6 +482,13 @@ int kexec_resume_run(const struct exec_ctx *c, const struct job *j,
 
 	if (kexec_state_load(c->cfg->state_file, &s, err, sizeof(err))) {
 		outcome_fail(o, "internal", strdup(err));
+		return -1;
+	}
+	snprintf(s.stage, sizeof(s.stage), "running");
+	if (kexec_state_save(c->cfg->state_file, &s)) {
+		kexec_state_free(&s);
+		outcome_fail(o, "internal", rutil_strdupf("saving %s: %s",
+			     c->cfg->state_file, strerror(errno)));
 		return -1;
 	}
 	o->build = s.build ? json_incref(s.build) : NULL;
@@ -490,6 +525,25 @@ int kexec_finish(const struct runner_cfg *cfg, const struct kexec_env *env,
 		return -1;
 	}
 	return KEXEC_REBOOTING;
+}
+
+char *kexec_failure_log(const struct runner_cfg *cfg, const char *why)
+{
+	char *tail = cfg->console_log ?
+		     rutil_read_tail(cfg->console_log, 16384) : NULL;
+	char *log;
+
+	if (!tail || !*tail) {
+		free(tail);
+		return strdup(why);
+	}
+	/* Serial consoles end lines with \r\n. */
+	for (char *r = tail; (r = strchr(r, '\r'));)
+		memmove(r, r + 1, strlen(r));
+	log = rutil_strdupf("%s\n--- console of the previous boot (%s, "
+			    "tail) ---\n%s", why, cfg->console_log, tail);
+	free(tail);
+	return log;
 }
 
 void kexec_abandon(const struct runner_cfg *cfg, const struct kexec_env *env)

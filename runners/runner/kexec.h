@@ -32,7 +32,7 @@ struct kexec_env {
 };
 
 struct kexec_state {
-	char stage[16];		/* "booting" or "returning" */
+	char stage[16];		/* "booting", "running" or "returning" */
 	json_t *job;		/* the claimed job, verbatim */
 	char image[4096];
 	char release[128];
@@ -72,6 +72,9 @@ void kexec_argv_free(char **argv);
 /* GNU build id (hex) from an ELF notes blob such as /sys/kernel/notes. */
 int kexec_notes_build_id(const unsigned char *buf, size_t len, char *out,
 			 size_t outlen);
+/* 1 when the running kernel was started by a job's kexec (its command
+ * line has a perflab_job= token), not the host's default kernel. */
+int kexec_on_variant(const struct kexec_env *env);
 /* 0 when the running kernel is the state's; else why. */
 int kexec_verify(const struct kexec_env *env, const struct kexec_state *s,
 		 char *why, size_t len);
@@ -84,19 +87,26 @@ enum kexec_resume_kind {
 	KEXEC_NOTHING = 0,	/* no state, or stale state cleaned up */
 	KEXEC_RUN,		/* on the variant kernel: run the bench */
 	KEXEC_WRONG_KERNEL,	/* booted something else: fail "boot" */
+	KEXEC_RESTARTED,	/* the variant booted, then the host restarted
+				 * mid-run (power, reset): fail "internal" */
 };
 /* Step 2, first half: what to do after a restart; j filled for RUN and
  * WRONG_KERNEL, why for WRONG_KERNEL. */
 int kexec_resume_prepare(const struct runner_cfg *cfg,
 			 const struct kexec_env *env, struct job *j,
 			 char *why, size_t len);
-/* Bench on the variant kernel; o gets the build info from the state. */
+/* Bench on the variant kernel; o gets the build info from the state,
+ * which is marked "running" first. */
 int kexec_resume_run(const struct exec_ctx *c, const struct job *j,
 		     struct outcome *o);
 /* After upload: mark "returning" and reboot to the default kernel
  * (KEXEC_REBOOTING); after a wrong kernel just drop the state (0). */
 int kexec_finish(const struct runner_cfg *cfg, const struct kexec_env *env,
 		 int reboot);
+/* The failure log of a job that did not come back: why, then the tail of
+ * cfg->console_log (the previous boot's console: pstore, a BMC capture),
+ * when there is one. Heap string. */
+char *kexec_failure_log(const struct runner_cfg *cfg, const char *why);
 /* Unload a loaded kernel and forget the state. */
 void kexec_abandon(const struct runner_cfg *cfg, const struct kexec_env *env);
 

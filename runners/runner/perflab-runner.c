@@ -50,6 +50,7 @@ struct opts {
 	const char *try_bench;
 	const char *try_config;
 	int try_runs;
+	int try_build_only;
 	char top[PATH_MAX];
 };
 
@@ -100,19 +101,23 @@ static void usage(FILE *f)
 "  --state FILE        kexec state file (default: WORKDIR/kexec-state.json)\n"
 "  --poll-queues N     kexec: nvme.poll_queues on the variant cmdline (1)\n"
 "  --kexec-initrd FILE kexec: initrd for the variant kernel\n"
+"  --console-log FILE  kexec: the previous boot's console (pstore file, BMC\n"
+"                      capture); its tail goes with a \"boot\" failure\n"
 "  --claim-wait S      long-poll seconds (25)\n"
 "  --once              handle one job then exit\n"
 "try mode: --patch FILE (repeatable, in order), --cmdline S (variant kernel\n"
 "  command line), --setup CMD (local), --bench-params JSON (as a job's\n"
 "  bench), --runs N,\n"
 "  --config NAME; prints each run's summary and writes\n"
-"  WORKDIR/try-N.json.\n");
+"  WORKDIR/try-N.json. --build-only: build (or find in the cache) the\n"
+"  image and print \"KEY RELEASE IMAGE\" (prebuilt images for a kexec host).\n");
 }
 
 enum { O_SERVER = 256, O_KEY, O_KEYFILE, O_BACKEND, O_NAME, O_LABEL,
        O_TARGET, O_WORKDIR, O_KCACHE, O_TREE, O_CONFIGS, O_BENCH,
        O_BSTATIC, O_BUSYBOX, O_QEMU, O_IPLUGIN, O_JOBS, O_BOOTTO, O_SMP, O_MEM,
-       O_NOKVM, O_KBASE, O_BUSER, O_STATE, O_POLLQ, O_KINITRD, O_WAIT, O_ONCE,
+       O_NOKVM, O_KBASE, O_BUSER, O_STATE, O_POLLQ, O_KINITRD, O_CONSLOG,
+       O_BUILDONLY, O_WAIT, O_ONCE,
        O_PATCH, O_CMDLINE, O_TSETUP, O_TBENCH, O_RUNS, O_CONFIG, O_HELP };
 
 static const struct option longopts[] = {
@@ -129,6 +134,7 @@ static const struct option longopts[] = {
 	{ "mem", 1, 0, O_MEM }, { "no-kvm", 0, 0, O_NOKVM },
 	{ "kconfig-base", 1, 0, O_KBASE }, { "build-user", 1, 0, O_BUSER }, { "state", 1, 0, O_STATE },
 	{ "poll-queues", 1, 0, O_POLLQ }, { "kexec-initrd", 1, 0, O_KINITRD },
+	{ "console-log", 1, 0, O_CONSLOG }, { "build-only", 0, 0, O_BUILDONLY },
 	{ "claim-wait", 1, 0, O_WAIT }, { "once", 0, 0, O_ONCE },
 	{ "patch", 1, 0, O_PATCH }, { "cmdline", 1, 0, O_CMDLINE },
 	{ "runs", 1, 0, O_RUNS }, { "config", 1, 0, O_CONFIG },
@@ -213,6 +219,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_STATE: c->state_file = optarg; break;
 		case O_POLLQ: c->poll_queues = positive(optarg, "--poll-queues"); break;
 		case O_KINITRD: c->kexec_initrd = optarg; break;
+		case O_CONSLOG: c->console_log = optarg; break;
+		case O_BUILDONLY: o->try_build_only = 1; break;
 		case O_WAIT: o->claim_wait = positive(optarg, "--claim-wait"); break;
 		case O_ONCE: o->once = 1; break;
 		case O_PATCH:
@@ -532,15 +540,26 @@ static void resume_kexec(struct opts *o)
 	c.abort = &h.abort;
 	c.phase = hb_phase_cb;
 	c.arg = &h;
+	/* Not "build", where a new heartbeat starts: the kexec is behind us. */
+	hb_phase_cb(&h, "boot", kind == KEXEC_RUN ? "up on the variant kernel "
+		    "(release, build id and job token verified)" :
+		    "not on the kernel this job loaded");
 	if (kind == KEXEC_WRONG_KERNEL)
-		outcome_fail(&out, "boot", strdup(why));
+		outcome_fail(&out, "boot", kexec_failure_log(&o->cfg, why));
+	else if (kind == KEXEC_RESTARTED)
+		outcome_fail(&out, "internal", strdup(why));
 	else
 		kexec_resume_run(&c, &j, &out);
 	report(o, &j, &h, &out);
 	hb_stop(&h);
 	outcome_free(&out);
 	job_free(&j);
-	if (kexec_finish(&o->cfg, NULL, kind == KEXEC_RUN) == KEXEC_REBOOTING)
+	/*
+	 * A wrong kernel that a kexec started (a variant that booted with
+	 * another release) must not run the next jobs: back to the default.
+	 */
+	if (kexec_finish(&o->cfg, NULL, kind == KEXEC_RUN ||
+			 kexec_on_variant(NULL)) == KEXEC_REBOOTING)
 		wait_for_reboot(o, NULL);
 }
 
@@ -649,6 +668,25 @@ static void try_print(int run, const struct outcome *out, const char *file)
 	fflush(stdout);
 }
 
+/* try --build-only: the image a kexec host finds by its cache key. */
+static int try_build(const struct exec_ctx *c, struct job *j)
+{
+	struct outcome out = { 0 };
+	struct kbuild_result kr;
+	int ret = 0;
+
+	if (exec_build(c, j, &kr, &out)) {
+		printf("build: FAILED (%s)\n%s\n", out.reason, out.log);
+		ret = 1;
+	} else {
+		printf("%s %s %s\n", kr.key, kr.release, kr.image);
+		kbuild_result_free(&kr);
+	}
+	outcome_free(&out);
+	job_free(j);
+	return ret;
+}
+
 static int try_runs(struct opts *o)
 {
 	struct exec_ctx c = { .cfg = &o->cfg, .abort = &stop_flag,
@@ -667,6 +705,8 @@ static int try_runs(struct opts *o)
 			return 2;
 		}
 		json_decref(raw);
+		if (o->try_build_only)
+			return try_build(&c, &j);
 		ret = run_backend(&c, &j, &out);
 		if (ret == KEXEC_REBOOTING) {
 			fprintf(stderr, "try: kexec reboot under way\n");

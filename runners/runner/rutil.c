@@ -316,6 +316,32 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The rename is durable only once its directory is: without this, a power
+ * cut seconds after a kexec state update (ext4 commits every 5 s) brings
+ * back the previous state file.
+ */
+static int sync_parent(const char *path)
+{
+	char dir[4200], *slash;
+	int fd, ret;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = fsync(fd);
+	close(fd);
+	return ret;
+}
+
 int rutil_write_file(const char *path, const void *buf, size_t len)
 {
 	char tmp[4200];
@@ -334,12 +360,11 @@ int rutil_write_file(const char *path, const void *buf, size_t len)
 	fd = -1;
 	if (rename(tmp, path))
 		goto out;
-	ret = 0;
+	return sync_parent(path);
 out:
 	if (fd >= 0)
 		close(fd);
-	if (ret)
-		unlink(tmp);
+	unlink(tmp);
 	return ret;
 }
 

@@ -52,7 +52,8 @@ int rutil_mkdirs(const char *path, mode_t mode);
 char *rutil_read_file(const char *path, size_t *len);
 /* Last max bytes of a file (for uploading logs); "" if missing. */
 char *rutil_read_tail(const char *path, size_t max);
-/* Write via temp file + fsync + rename. */
+/* Write via temp file + fsync + rename + fsync of the directory: durable
+ * when it returns 0 (the kexec state must survive a power cut). */
 int rutil_write_file(const char *path, const void *buf, size_t len);
 int rutil_append_file(const char *path, const char *text);
 int rutil_copy_file(const char *src, const char *dst, mode_t mode);
