@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/kexec-host
 R=$top/build/perflab-runner
 S=$top/build/perflab-bench-static
-KCACHE=${KCACHE:-$top/build/kcache}
+KCACHE=${KCACHE:-$("$top/scripts/kcache-dir.sh")}
 KEXEC=$(command -v kexec || echo /usr/sbin/kexec)
 
 for f in "$R" "$S" /bin/busybox "$KEXEC"; do

@@ -24,7 +24,7 @@ for f in "$KH/bzImage" "$KH/initrd.cpio" "$TOP/build/perflab-runner"; do
 	[ -f "$f" ] || skip "$f missing (make kexec-host)"
 done
 R=$TOP/build/perflab-runner
-KCACHE=${KCACHE:-$TOP/build/kcache}
+KCACHE=${KCACHE:-$("$TOP/scripts/kcache-dir.sh")}
 OUT=$TOP/build/test-logs/kexec-vm
 TIMEOUT=${TIMEOUT:-2400}
 rm -rf "$OUT"
