@@ -2,9 +2,8 @@
 /*
  * perf diff of aggregated profiles (see perfdiff.h for the definitions).
  *
- * Symbols are interned in an open-addressing hash table keyed by
- * (dso, name); each distinct symbol gets a row with one accumulator per
- * side. A run's per-symbol share is linear in its samples, so duplicates
+ * Symbols are interned in a symtab keyed by (dso, name); each distinct
+ * symbol gets a row with one accumulator per side. A run's per-symbol share is linear in its samples, so duplicates
  * within a run add up before the share is squared for the stddev.
  */
 #include <errno.h>
@@ -16,6 +15,7 @@
 
 #include "daemon/perfdiff.h"
 #include "daemon/perfdiff_noise.h"
+#include "daemon/symtab.h"
 
 struct acc {
 	uint64_t samples;
@@ -24,73 +24,6 @@ struct acc {
 	double cur; /* percent in run @stamp, not yet squared */
 	int64_t stamp;
 };
-
-struct symtab {
-	size_t cap; /* power of two */
-	uint32_t *slot; /* row index + 1, 0 = empty */
-	uint64_t *hash; /* per row */
-	struct pd_row *rows;
-	size_t nr, rows_cap;
-	struct acc *acc; /* [rows_cap * nr_sides] */
-	size_t nr_sides;
-};
-
-static uint64_t sym_hash(const char *dso, const char *name)
-{
-	uint64_t h = 1469598103934665603ULL;
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)dso; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return h ^ (h >> 29);
-}
-
-static int symtab_grow_slots(struct symtab *t)
-{
-	size_t ncap = t->cap ? t->cap * 2 : 1024, i;
-	uint32_t *ns = calloc(ncap, sizeof(*ns));
-
-	if (!ns)
-		return -1;
-	for (i = 0; i < t->nr; i++) {
-		size_t j = t->hash[i] & (ncap - 1);
-
-		while (ns[j])
-			j = (j + 1) & (ncap - 1);
-		ns[j] = i + 1;
-	}
-	free(t->slot);
-	t->slot = ns;
-	t->cap = ncap;
-	return 0;
-}
-
-static int symtab_grow_rows(struct symtab *t)
-{
-	size_t ncap = t->rows_cap ? t->rows_cap * 2 : 1024;
-	struct pd_row *r = realloc(t->rows, ncap * sizeof(*r));
-	uint64_t *h;
-	struct acc *a;
-
-	if (!r)
-		return -1;
-	t->rows = r;
-	h = realloc(t->hash, ncap * sizeof(*h));
-	if (!h)
-		return -1;
-	t->hash = h;
-	a = realloc(t->acc, ncap * t->nr_sides * sizeof(*a));
-	if (!a)
-		return -1;
-	memset(a + t->rows_cap * t->nr_sides, 0,
-	       (ncap - t->rows_cap) * t->nr_sides * sizeof(*a));
-	t->acc = a;
-	t->rows_cap = ncap;
-	return 0;
-}
 
 /* Room for the symbols of every side's first run without rehashing. */
 static int symtab_presize(struct symtab *t, const struct pd_side *sides,
@@ -102,46 +35,7 @@ static int symtab_presize(struct symtab *t, const struct pd_side *sides,
 		if (sides[s].nr_runs)
 			want += sides[s].runs[0].nr_syms;
 	want = want > (1u << 24) ? 1u << 24 : want;
-	while (t->rows_cap < want)
-		if (symtab_grow_rows(t))
-			return -1;
-	while (t->cap < 2 * want)
-		if (symtab_grow_slots(t))
-			return -1;
-	return 0;
-}
-
-/* Row index of (dso, name), inserted if new; -1 when out of memory. */
-static long symtab_get(struct symtab *t, const char *dso, const char *name)
-{
-	uint64_t h = sym_hash(dso, name);
-	size_t j;
-
-	if ((t->nr + 1) * 2 > t->cap && symtab_grow_slots(t))
-		return -1;
-	for (j = h & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
-		size_t i = t->slot[j] - 1;
-
-		if (t->hash[i] == h && !strcmp(t->rows[i].name, name) &&
-		    !strcmp(t->rows[i].dso, dso))
-			return (long)i;
-	}
-	if (t->nr == t->rows_cap && symtab_grow_rows(t))
-		return -1;
-	t->rows[t->nr].dso = dso;
-	t->rows[t->nr].name = name;
-	t->rows[t->nr].cells = NULL;
-	t->hash[t->nr] = h;
-	t->slot[j] = t->nr + 1;
-	return (long)t->nr++;
-}
-
-static void symtab_free(struct symtab *t)
-{
-	free(t->slot);
-	free(t->hash);
-	free(t->rows);
-	free(t->acc);
+	return symtab_reserve(t, want);
 }
 
 static void acc_flush(struct acc *a)
@@ -224,7 +118,7 @@ static int add_side(struct symtab *t, const struct pd_side *side, size_t s,
 			row = symtab_get(t, y->dso, y->name);
 			if (row < 0)
 				return errf(err, errlen, "out of memory");
-			a = &t->acc[row * t->nr_sides + s];
+			a = symtab_acc(t, row, s);
 			if (a->stamp != *stamp) {
 				acc_flush(a);
 				a->stamp = *stamp;
@@ -516,20 +410,21 @@ static int build_rows(struct pd_result *r, struct symtab *t)
 	size_t i, s, n = r->nr_sides;
 
 	r->cell_store = calloc(t->nr ? t->nr * n : 1, sizeof(*r->cell_store));
-	if (!r->cell_store)
+	r->rows = calloc(t->nr ? t->nr : 1, sizeof(*r->rows));
+	if (!r->cell_store || !r->rows)
 		return -1;
 	for (i = 0; i < t->nr; i++) {
-		struct pd_row *row = &t->rows[i];
+		struct pd_row *row = &r->rows[i];
 
+		row->dso = t->dso[i];
+		row->name = t->name[i];
 		row->cells = &r->cell_store[i * n];
 		for (s = 0; s < n; s++)
-			fill_cell(&row->cells[s], &t->acc[i * n + s],
+			fill_cell(&row->cells[s], symtab_acc(t, i, s),
 				  &r->sides[s]);
 		for (s = 1; s < n; s++)
 			compare_cell(&row->cells[s], &row->cells[0], r, s);
 	}
-	r->rows = t->rows;
-	t->rows = NULL;
 	r->nr_symbols = t->nr;
 	r->nr_rows = t->nr;
 	return mark_noise(r, t->nr);
@@ -539,8 +434,8 @@ struct pd_result *perfdiff_compute(const struct pd_side *sides, size_t nr_sides,
 				   const struct pd_opts *opts, char *err,
 				   size_t errlen)
 {
-	struct symtab t = { .nr_sides = nr_sides };
 	struct pd_result *r;
+	struct symtab t;
 	int64_t stamp = 0;
 	size_t s;
 
@@ -554,6 +449,7 @@ struct pd_result *perfdiff_compute(const struct pd_side *sides, size_t nr_sides,
 		errf(err, errlen, "bad perf diff options");
 		return NULL;
 	}
+	symtab_init(&t, sizeof(struct acc), nr_sides);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		goto oom;

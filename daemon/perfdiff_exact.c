@@ -2,8 +2,8 @@
 /*
  * perf diff of exact profiles (see perfdiff_exact.h for the definitions).
  *
- * Symbols are interned in an open-addressing table keyed by (dso, name);
- * each row has one accumulator per side. A symbol named twice in one run
+ * Symbols are interned in a symtab keyed by (dso, name); each row has
+ * one accumulator per side. A symbol named twice in one run
  * adds up before the run's value is taken, and runs without the symbol
  * count as 0 instructions when the side is closed (exact counting: it did
  * not execute).
@@ -15,20 +15,13 @@
 #include <string.h>
 
 #include "daemon/perfdiff_exact.h"
+#include "daemon/symtab.h"
 
 struct xacc {
 	int64_t stamp; /* run the pending count belongs to */
 	uint64_t cur, cur_ios; /* pending count of that run */
 	size_t n; /* runs with the symbol */
 	double mean, m2, min, max; /* Welford over those runs */
-};
-
-struct xtab {
-	size_t cap, nr, rows_cap, nr_sides;
-	uint32_t *slot; /* row + 1, 0 empty */
-	uint64_t *hash;
-	struct pdx_row *rows;
-	struct xacc *acc; /* [rows_cap * nr_sides] */
 };
 
 static int errf(char *err, size_t errlen, const char *fmt, ...)
@@ -41,93 +34,6 @@ static int errf(char *err, size_t errlen, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
-}
-
-static uint64_t xhash(const char *dso, const char *name)
-{
-	uint64_t h = 1469598103934665603ULL;
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)dso; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return h ^ (h >> 29);
-}
-
-static int xtab_rehash(struct xtab *t)
-{
-	size_t ncap = t->cap ? t->cap * 2 : 1024, i, j;
-	uint32_t *ns = calloc(ncap, sizeof(*ns));
-
-	if (!ns)
-		return -1;
-	for (i = 0; i < t->nr; i++) {
-		for (j = t->hash[i] & (ncap - 1); ns[j];
-		     j = (j + 1) & (ncap - 1))
-			;
-		ns[j] = i + 1;
-	}
-	free(t->slot);
-	t->slot = ns;
-	t->cap = ncap;
-	return 0;
-}
-
-static int xtab_grow_rows(struct xtab *t)
-{
-	size_t ncap = t->rows_cap ? t->rows_cap * 2 : 1024;
-	struct pdx_row *r = realloc(t->rows, ncap * sizeof(*r));
-	uint64_t *h;
-	struct xacc *a;
-
-	if (!r)
-		return -1;
-	t->rows = r;
-	h = realloc(t->hash, ncap * sizeof(*h));
-	if (!h)
-		return -1;
-	t->hash = h;
-	a = realloc(t->acc, ncap * t->nr_sides * sizeof(*a));
-	if (!a)
-		return -1;
-	memset(a + t->rows_cap * t->nr_sides, 0,
-	       (ncap - t->rows_cap) * t->nr_sides * sizeof(*a));
-	t->acc = a;
-	t->rows_cap = ncap;
-	return 0;
-}
-
-/* Row of (dso, name), inserted if new; -1 when out of memory. */
-static long xtab_get(struct xtab *t, const char *dso, const char *name)
-{
-	uint64_t h = xhash(dso, name);
-	size_t j;
-
-	if ((t->nr + 1) * 2 > t->cap && xtab_rehash(t))
-		return -1;
-	for (j = h & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
-		size_t i = t->slot[j] - 1;
-
-		if (t->hash[i] == h && !strcmp(t->rows[i].name, name) &&
-		    !strcmp(t->rows[i].dso, dso))
-			return (long)i;
-	}
-	if (t->nr == t->rows_cap && xtab_grow_rows(t))
-		return -1;
-	t->rows[t->nr] = (struct pdx_row){ .dso = dso, .name = name };
-	t->hash[t->nr] = h;
-	t->slot[j] = t->nr + 1;
-	return (long)t->nr++;
-}
-
-static void xtab_free(struct xtab *t)
-{
-	free(t->slot);
-	free(t->hash);
-	free(t->rows);
-	free(t->acc);
 }
 
 static void welford(struct xacc *a, double x)
@@ -226,7 +132,7 @@ static int unstable(const struct pdx_stat *s, size_t runs,
 	return s->max - s->min > o->tol_abs + o->tol_rel * fabs(s->mean);
 }
 
-static int add_side(struct xtab *t, const struct pdx_side *side, size_t s,
+static int add_side(struct symtab *t, const struct pdx_side *side, size_t s,
 		    const char *source, struct pdx_side_info *info,
 		    int64_t *stamp, char *err, size_t errlen)
 {
@@ -245,12 +151,13 @@ static int add_side(struct xtab *t, const struct pdx_side *side, size_t s,
 		info->ios += p->ios;
 		++*stamp;
 		for (i = 0; i < p->nr_syms; i++) {
-			long row = xtab_get(t, p->syms[i].dso, p->syms[i].name);
+			long row =
+				symtab_get(t, p->syms[i].dso, p->syms[i].name);
 			struct xacc *a;
 
 			if (row < 0)
 				return errf(err, errlen, "out of memory");
-			a = &t->acc[row * t->nr_sides + s];
+			a = symtab_acc(t, row, s);
 			if (a->stamp != *stamp) {
 				xacc_flush(a);
 				a->stamp = *stamp;
@@ -267,22 +174,26 @@ static int add_side(struct xtab *t, const struct pdx_side *side, size_t s,
 	return 0;
 }
 
-static int build_rows(struct pdx_result *r, struct xtab *t)
+static int build_rows(struct pdx_result *r, struct symtab *t)
 {
 	size_t i, s, n = r->nr_sides;
 
 	r->cell_store = calloc(t->nr ? t->nr * n : 1, sizeof(*r->cell_store));
-	if (!r->cell_store)
+	r->rows = calloc(t->nr ? t->nr : 1, sizeof(*r->rows));
+	if (!r->cell_store || !r->rows)
 		return -1;
 	for (i = 0; i < t->nr; i++) {
-		struct pdx_row *row = &t->rows[i];
+		struct pdx_row *row = &r->rows[i];
 
+		row->dso = t->dso[i];
+		row->name = t->name[i];
 		row->cells = &r->cell_store[i * n];
 		for (s = 0; s < n; s++) {
 			struct pdx_cell *c = &row->cells[s];
 			struct pdx_side_info *si = &r->sides[s];
 
-			xacc_close(&t->acc[i * n + s], si->nr_runs, &c->per_io);
+			xacc_close(symtab_acc(t, i, s), si->nr_runs,
+				   &c->per_io);
 			c->share = si->total.mean > 0 ? c->per_io.mean * 100 /
 								si->total.mean :
 							0;
@@ -292,8 +203,6 @@ static int build_rows(struct pdx_result *r, struct xtab *t)
 			si->nr_unstable += c->unstable == 1;
 		}
 	}
-	r->rows = t->rows;
-	t->rows = NULL;
 	r->nr_symbols = r->nr_rows = t->nr;
 	return 0;
 }
@@ -373,8 +282,8 @@ struct pdx_result *perfdiff_exact_compute(const struct pdx_side *sides,
 					  const struct pdx_opts *opts,
 					  char *err, size_t errlen)
 {
-	struct xtab t = { .nr_sides = nr_sides };
 	struct pdx_result *r = NULL;
+	struct symtab t;
 	int64_t stamp = 0;
 	size_t s;
 
@@ -384,6 +293,7 @@ struct pdx_result *perfdiff_exact_compute(const struct pdx_side *sides,
 		errf(err, errlen, "bad exact perf diff options");
 		return NULL;
 	}
+	symtab_init(&t, sizeof(struct xacc), nr_sides);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		goto oom;
@@ -407,12 +317,12 @@ struct pdx_result *perfdiff_exact_compute(const struct pdx_side *sides,
 	qsort_r(r->rows, r->nr_rows, sizeof(*r->rows), cmp_rows, r);
 	if (opts->limit && opts->limit < r->nr_rows)
 		r->nr_rows = opts->limit;
-	xtab_free(&t);
+	symtab_free(&t);
 	return r;
 oom:
 	errf(err, errlen, "out of memory");
 fail:
-	xtab_free(&t);
+	symtab_free(&t);
 	perfdiff_exact_free(r);
 	return NULL;
 }
