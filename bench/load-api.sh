@@ -40,7 +40,9 @@ ADM=$("$PERFLABD" key create --db "$db" --role admin load-admin)
 for i in $(seq -w 1 "$nhosts"); do
 	echo "load-$i $("$PERFLABD" key create --db "$db" --role runner "load-r$i")"
 done >"$tmp/keys"
-"$PERFLABD" --listen 127.0.0.1:0 --db "$db" --port-file "$tmp/port" 2>"$tmp/log" &
+# One submit key queues every host's work: no per-key quota here.
+"$PERFLABD" --listen 127.0.0.1:0 --db "$db" --port-file "$tmp/port" \
+	--max-queued-runs 0 2>"$tmp/log" &
 pid=$!
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 base=http://127.0.0.1:$(cat "$tmp/port")
