@@ -10,6 +10,7 @@
 
 #include "common/bench_params.h"
 #include "daemon/api.h"
+#include "daemon/api_trust.h"
 #include "daemon/db.h"
 #include "daemon/planner.h"
 #include "daemon/server.h"
@@ -121,8 +122,37 @@ fail:
 struct variants_in {
 	struct variant_spec v[MAX_VARIANTS];
 	int64_t ids[MAX_VARIANTS][MAX_VARIANT_PATCHES];
+	char *scripts[MAX_VARIANTS];	/* stored setup texts, heap */
 	int n;
 };
+
+static void variants_free(struct variants_in *vi)
+{
+	for (int i = 0; vi && i < MAX_VARIANTS; i++)
+		free(vi->scripts[i]);
+	free(vi);
+}
+
+/* What this key may make the host do: cmdline and setup (trust.h). */
+static int variant_trust(struct http_req *req, struct http_resp *resp,
+			 json_t *v, size_t k, struct variants_in *vi)
+{
+	struct variant_spec *s = &vi->v[k];
+	const char *script;
+	struct trust_who who;
+	char err[512];
+	int rc;
+
+	if (api_opt_string(v, "setup_script", 64, &script, resp))
+		return -1;
+	api_trust_who(req, &who);
+	rc = trust_variant(req->db, &who, s, script, &vi->scripts[k], err,
+			   sizeof(err));
+	if (rc)
+		http_error(resp, rc > 0 ? rc : 500, "variant '%s': %s", s->name,
+			   rc > 0 ? err : "internal error");
+	return rc ? -1 : 0;
+}
 
 static int parse_variant_patches(struct http_req *req, struct http_resp *resp,
 				 json_t *pa, int64_t *ids, int *n)
@@ -167,7 +197,7 @@ static int parse_variants(struct http_req *req, struct http_resp *resp,
 			  json_t *va, const char *control, struct variants_in *vi)
 {
 	static const char *const keys[] = { "name", "patches", "cmdline", "setup",
-		"control", NULL };
+		"setup_script", "control", NULL };
 	int i, j, ncontrol = 0;
 	const char *badkey;
 	json_t *v;
@@ -192,6 +222,8 @@ static int parse_variants(struct http_req *req, struct http_resp *resp,
 		if (!s->name || !api_valid_name(s->name))
 			return http_error(resp, 400, "variant %zu: 'name' is required: 1-64"
 					  " characters of [A-Za-z0-9._+-]", k), -1;
+		if (variant_trust(req, resp, v, k, vi))
+			return -1;
 		c = json_object_get(v, "control");
 		if (c && !json_is_boolean(c))
 			return http_error(resp, 400, "variant %zu: 'control' must be a boolean", k), -1;
@@ -327,7 +359,8 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 		ret = -1;
 		goto out;
 	}
-	if (parse_variants(req, resp, json_object_get(body, "variants"), control, vi))
+	if (parse_variants(req, resp, json_object_get(body, "variants"), control, vi) ||
+	    api_trust_request(req, resp, backend, vi->n * runs))
 		goto out;
 	spec = (struct experiment_spec){
 		.title = title ? title : "", .kind = "explicit", .label = label,
@@ -345,7 +378,7 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 	ret = created(req, resp, exp, vi->n * runs);
 out:
 	db_rollback(req->db);
-	free(vi);
+	variants_free(vi);
 	free(bench_s);
 	json_decref(bench);
 	json_decref(body);
@@ -507,7 +540,7 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		sqlite3_finalize(st);
 	}
 	a = query_rows(db, "SELECT id, name, CASE WHEN is_control THEN 'true' ELSE 'false' END"
-		       " AS is_control_json, cmdline, setup, state, failure_reason,"
+		       " AS is_control_json, cmdline, setup, setup_script, state, failure_reason,"
 		       " substr(failure_log, -65536) AS failure_log FROM variants"
 		       " WHERE experiment_id = ?"
 		       " ORDER BY id", id);

@@ -11,8 +11,7 @@
 #include "daemon/api.h"
 #include "daemon/db.h"
 #include "daemon/server.h"
-
-static const char *const backends[] = { "local", "qemu", "qemu-icount", "kexec", NULL };
+#include "daemon/trust.h"
 
 static int check_facts(json_t *f, struct http_resp *resp)
 {
@@ -135,13 +134,49 @@ out:
 	return id;
 }
 
+/*
+ * A runner key registers one host name: its own. A name that another
+ * active key registered is not taken over (409): a new key would get that
+ * host's pinned experiments and its place in the fleet. To move a host to
+ * a new key, revoke the old one first. -1 with the answer sent, or 0.
+ */
+static int check_owner(sqlite3 *w, struct http_req *req, const char *name,
+		       struct http_resp *resp)
+{
+	sqlite3_stmt *st = db_prepare(w, "SELECT k.id, k.name FROM api_keys k"
+				      " JOIN hosts h ON h.id = k.host_id WHERE"
+				      " h.name = ? AND (k.revoked_at IS NULL OR"
+				      " k.id = ?2) ORDER BY k.id = ?2 DESC");
+	char owner_name[64] = "";
+	int64_t owner = 0;
+
+	if (!st)
+		return http_error(resp, 500, "internal error"), -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, req->auth.key_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		owner = sqlite3_column_int64(st, 0);
+		snprintf(owner_name, sizeof(owner_name), "%s",
+			 (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	if (req->auth.host_id > 0 && owner != req->auth.key_id)
+		return http_error(resp, 403, "this runner key is bound to another"
+				  " host"), -1;
+	if (owner && owner != req->auth.key_id)
+		return http_error(resp, 409, "host name '%s' is registered by"
+				  " runner key '%s'; revoke that key to move the"
+				  " host to a new one", name, owner_name), -1;
+	return 0;
+}
+
 int api_hosts_register(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "name", "labels", "backend", "facts", NULL };
 	const char *name, *backend;
 	json_t *body = http_json_body_keys(req, resp, keys), *labels, *facts;
-	int64_t id, owner;
-	int ret = 0, i;
+	int64_t id;
+	int ret = 0;
 	sqlite3 *w;
 	bool bound;
 
@@ -157,11 +192,9 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "'name' is required: 1-64 characters of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	for (i = 0; backend && backends[i]; i++)
-		if (!strcmp(backends[i], backend))
-			break;
-	if (!backend || !backends[i]) {
-		ret = http_error(resp, 400, "'backend' must be local, qemu, qemu-icount or kexec");
+	if (!backend || !trust_backend_known(backend)) {
+		ret = http_error(resp, 400, "'backend' must be one of %s",
+				 trust_backend_names());
 		goto out;
 	}
 	w = server_writer_lock(req->srv);
@@ -169,22 +202,9 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 503, "database busy");
 		goto unlock;
 	}
-	if (req->auth.role == ROLE_RUNNER) {
-		sqlite3_stmt *st = db_prepare(w, "SELECT k.id FROM api_keys k JOIN"
-					      " hosts h ON h.id = k.host_id WHERE h.name = ?");
-
-		owner = 0;
-		if (st) {
-			sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-			if (sqlite3_step(st) == SQLITE_ROW)
-				owner = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
-		}
-		if ((owner && owner != req->auth.key_id) ||
-		    (req->auth.host_id > 0 && !owner)) {
-			ret = http_error(resp, 403, "this runner key is bound to another host");
-			goto rollback;
-		}
+	if (req->auth.role == ROLE_RUNNER && check_owner(w, req, name, resp)) {
+		ret = 0;
+		goto rollback;
 	}
 	id = upsert_host(w, name, backend, labels, facts);
 	if (id < 0) {

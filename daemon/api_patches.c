@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "daemon/api.h"
+#include "daemon/api_trust.h"
 #include "daemon/db.h"
 #include "daemon/patch_parse.h"
 #include "daemon/planner.h"
@@ -208,6 +209,11 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 	if (db_begin(req->db)) {
 		free(bench_s);
 		return http_error(resp, 503, "database busy");
+	}
+	if (api_trust_request(req, resp, backend, 2 * runs)) {
+		db_rollback(req->db);
+		free(bench_s);
+		return 0;
 	}
 	n = api_store_patch_text(req->db, req->body, req->body_len, req->auth.key_id,
 				 ids, MAX_SERIES, subject, sizeof(subject), err, sizeof(err));

@@ -4,6 +4,7 @@
  *
  *   perflabd --listen ADDR:PORT --db FILE [--web DIR] [--lease-seconds N]
  *            [--max-attempts N] [--public-read] [--port-file FILE]
+ *            [--max-queued-runs N] [--trusted-proxy ADDR[,ADDR]]...
  *   perflabd key create --role submit|admin|runner NAME [--db FILE]
  *   perflabd migrate [--db FILE]
  */
@@ -25,7 +26,8 @@ static void usage(FILE *f)
 		"                [--port-file FILE] [--smtp-url smtp://HOST:PORT\n"
 		"                --smtp-from ADDR --smtp-to ADDR[,ADDR]\n"
 		"                [--smtp-user USER --smtp-password-file FILE]]\n"
-		"                [--public-url URL]\n"
+		"                [--public-url URL] [--max-queued-runs N]\n"
+		"                [--trusted-proxy ADDR[,ADDR]]...\n"
 		"       perflabd key create --role submit|admin|runner NAME [--db FILE]\n"
 		"       perflabd key list [--db FILE]\n"
 		"       perflabd key revoke NAME [--db FILE]\n"
@@ -213,6 +215,8 @@ int main(int argc, char **argv)
 		{ "smtp-user", required_argument, NULL, 'u' },
 		{ "smtp-password-file", required_argument, NULL, 'W' },
 		{ "public-url", required_argument, NULL, 'U' },
+		{ "max-queued-runs", required_argument, NULL, 'Q' },
+		{ "trusted-proxy", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -247,6 +251,18 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'U': cfg.public_url = optarg; break;
+		case 'Q':
+			if (parse_int(optarg, 0, 1000000, &cfg.max_queued_runs))
+				return fprintf(stderr, "perflabd: bad --max-queued-runs"
+					       " (0 = no quota)\n"), 2;
+			break;
+		case 'X':
+			if (clientaddr_add_proxies(&cfg.proxies, optarg))
+				return fprintf(stderr, "perflabd: bad --trusted-proxy"
+					       " '%s' (IPv4/IPv6 addresses, at most"
+					       " %d)\n", optarg,
+					       CLIENTADDR_MAX_PROXIES), 2;
+			break;
 		case 'L':
 			if (parse_int(optarg, 1, 86400, &cfg.lease_seconds))
 				return fprintf(stderr, "perflabd: bad --lease-seconds\n"), 2;

@@ -65,7 +65,7 @@ static int64_t insert_variant(sqlite3 *db, int64_t exp, int idx,
 	int i;
 
 	st = db_prepare(db, "INSERT INTO variants (experiment_id, idx, name,"
-			" is_control, cmdline, setup) VALUES (?,?,?,?,?,?)");
+			" is_control, cmdline, setup, setup_script) VALUES (?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, exp);
@@ -74,6 +74,8 @@ static int64_t insert_variant(sqlite3 *db, int64_t exp, int idx,
 	sqlite3_bind_int(st, 4, v->is_control);
 	sqlite3_bind_text(st, 5, v->cmdline ? v->cmdline : "", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, v->setup ? v->setup : "", -1, SQLITE_STATIC);
+	if (v->setup_script)
+		sqlite3_bind_text(st, 7, v->setup_script, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);

@@ -25,7 +25,8 @@ struct variant_spec {
 	const char *name;
 	bool is_control;
 	const char *cmdline;
-	const char *setup;
+	const char *setup;	/* shell text run as root on local/kexec */
+	const char *setup_script;	/* stored script it came from, or NULL */
 	const int64_t *patch_ids;
 	int npatches;
 };

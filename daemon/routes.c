@@ -30,6 +30,7 @@
 #include "daemon/api_calibration.h"
 #include "daemon/api_compare.h"
 #include "daemon/api_series.h"
+#include "daemon/api_trust.h"
 #include "daemon/api_perfdiff.h"
 #include "daemon/events.h"
 #include "daemon/metrics.h"
@@ -51,6 +52,15 @@ const struct route perflab_routes[] = {
 	{ "GET", "/api/v1/jobs/{id}/log", AUTH_READ, api_job_log, 0, 0 },
 	{ "GET", "/api/v1/bases", AUTH_READ, api_bases_list, 0, 0 },
 	{ "POST", "/api/v1/bases", AUTH_ADMIN, api_bases_post, 0, 0 },
+
+	/* the admins' allowlists (docs/security.md) */
+	{ "GET", "/api/v1/allowlist/cmdline", AUTH_READ, api_allowlist_list, 0, 0 },
+	{ "POST", "/api/v1/allowlist/cmdline", AUTH_ADMIN, api_allowlist_post, 0, 0 },
+	{ "DELETE", "/api/v1/allowlist/cmdline/{id}", AUTH_ADMIN, api_allowlist_delete, 0, 0 },
+	{ "GET", "/api/v1/setup-scripts", AUTH_READ, api_scripts_list, 0, 0 },
+	{ "GET", "/api/v1/setup-scripts/{name}", AUTH_READ, api_script_get, 0, 0 },
+	{ "PUT", "/api/v1/setup-scripts/{name}", AUTH_ADMIN, api_script_put, 0, 0 },
+	{ "DELETE", "/api/v1/setup-scripts/{name}", AUTH_ADMIN, api_script_delete, 0, 0 },
 
 	/* hosts and the runner protocol (docs/contracts.md section 2) */
 	{ "GET", "/api/v1/hosts", AUTH_READ, api_hosts_list, 0, 0 },

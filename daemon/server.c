@@ -25,6 +25,7 @@
 #include "daemon/jobs.h"
 #include "daemon/routes.h"
 #include "daemon/server.h"
+#include "daemon/trust.h"
 
 struct req_state {
 	struct timespec start;
@@ -49,6 +50,7 @@ void server_config_defaults(struct server_config *cfg)
 	cfg->max_attempts = 3;
 	cfg->auth_ttl = 60;
 	cfg->conn_limit = 4000;
+	cfg->max_queued_runs = TRUST_DEFAULT_QUEUED_RUNS;
 }
 
 static uint64_t elapsed_us(const struct timespec *t0)
@@ -60,6 +62,24 @@ static uint64_t elapsed_us(const struct timespec *t0)
 	       (t.tv_nsec - t0->tv_nsec) / 1000;
 }
 
+/*
+ * On every response (API, static files, errors): the UI loads only its own
+ * scripts (no inline script, no eval), styles from itself plus inline ones
+ * (the flame graph SVG carries a <style>), may not be framed (clickjacking)
+ * and answers are never content-sniffed into HTML.
+ */
+static void security_headers(struct MHD_Response *r)
+{
+	MHD_add_response_header(r, "Content-Security-Policy",
+		"default-src 'none'; script-src 'self'; style-src 'self'"
+		" 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self';"
+		" font-src 'self'; base-uri 'none'; form-action 'self';"
+		" frame-ancestors 'none'");
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Referrer-Policy", "same-origin");
+}
+
 static enum MHD_Result queue(struct MHD_Connection *c, struct req_state *st,
 			     int status, struct MHD_Response *r)
 {
@@ -67,6 +87,7 @@ static enum MHD_Result queue(struct MHD_Connection *c, struct req_state *st,
 
 	if (!r)
 		return MHD_NO;
+	security_headers(r);
 	st->status = status;
 	st->replied = true;
 	ret = MHD_queue_response(c, status, r);
@@ -200,7 +221,6 @@ static enum MHD_Result serve_static(struct server *s, struct MHD_Connection *c,
 	}
 	MHD_add_response_header(r, "Content-Type", mime_of(real));
 	MHD_add_response_header(r, "Cache-Control", "no-cache");
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
 	return queue(c, st, 200, r);
 }
 
@@ -242,7 +262,10 @@ static int authenticate(struct server *s, struct MHD_Connection *c,
 		return 401;
 	}
 	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	alen = ratelimit_key(ci ? ci->client_addr : NULL, addr);
+	alen = clientaddr_key(&s->cfg.proxies, ci ? ci->client_addr : NULL,
+			      MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							  "X-Forwarded-For"),
+			      addr);
 	/* A client with too many failed keys may still use a key that was
 	 * verified recently (cached: no KDF, nothing to guess). */
 	if (!ratelimit_allowed(&s->auth_fails, addr, alen, ratelimit_now(),

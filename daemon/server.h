@@ -13,6 +13,7 @@
 
 #include "daemon/auth.h"
 #include "daemon/cache.h"
+#include "daemon/clientaddr.h"
 #include "daemon/db.h"
 #include "daemon/events.h"
 #include "daemon/fairlock.h"
@@ -32,6 +33,9 @@ struct server_config {
 	/* Alert email (alerts.h): SMTP URL, sender, recipients; link base. */
 	const char *smtp_url, *smtp_from, *smtp_to, *public_url;
 	const char *smtp_user, *smtp_password;	/* SMTP AUTH, optional */
+	int max_queued_runs;	/* per non-admin key; 0: no quota */
+	/* Peers whose X-Forwarded-For names the client (--trusted-proxy). */
+	struct clientaddr_proxies proxies;
 };
 
 struct server {

@@ -4,6 +4,7 @@
  */
 #include "runners/runner/kexec.h"
 #include "runners/runner/local.h"
+#include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
 
 #include <errno.h>
@@ -131,6 +132,57 @@ static int dropped(const char *w, size_t n)
 		if (n >= strlen(drop[i]) && !strncmp(w, drop[i],
 						      strlen(drop[i])))
 			return 1;
+	return 0;
+}
+
+/*
+ * Parameters a variant may not add on a kexec host: the variant kernel
+ * boots the host's own root filesystem as root, so these would run code
+ * of the submitter's choosing there (init=, systemd.run=, an emergency
+ * shell), boot another root, or override what the runner sets itself.
+ */
+static int kexec_forbidden(const char *w, size_t n)
+{
+	static const char *const key[] = { "init", "rdinit", "root",
+		"rootfstype", "rootflags", "nfsroot", "ip", "BOOT_IMAGE",
+		"initrd", "perflab_job", "nvme.poll_queues", "single",
+		"emergency", "rescue", "S", "1", "2", "3", "4", "5", "6" };
+	static const char *const prefix[] = { "systemd.", "rd.", "udev." };
+	size_t k = strcspn(w, "= \t\n");
+
+	if (k > n)
+		k = n;
+	for (size_t i = 0; i < sizeof(key) / sizeof(key[0]); i++)
+		if (strlen(key[i]) == k && !strncmp(w, key[i], k))
+			return 1;
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(w, prefix[i], strlen(prefix[i])))
+			return 1;
+	return 0;
+}
+
+int kexec_check_extra(const char *extra, char *err, size_t errlen)
+{
+	const char *w = extra;
+
+	if (!extra)
+		return 0;
+	if (qemu_check_extra(extra, err, errlen))
+		return -1;
+	while (*w) {
+		size_t n;
+
+		w += strspn(w, " \t\n");
+		n = strcspn(w, " \t\n");
+		if (n && kexec_forbidden(w, n)) {
+			snprintf(err, errlen, "variant cmdline: '%.*s' is not"
+				 " allowed on a kexec host (it would run code or"
+				 " change the root the host boots)",
+				 (int)(n > 64 ? 64 : n), w);
+			return -1;
+		}
+		w += n;
+	}
 	return 0;
 }
 
@@ -298,9 +350,14 @@ int kexec_start(const struct exec_ctx *c, const struct kexec_env *env,
 	struct kbuild_result kr;
 	char **argv = NULL;
 	char *host = NULL, *cmdline = NULL, *out = NULL;
+	char err[512];
 	int ret = -1;
 
 	env = env_or_default(env);
+	if (kexec_check_extra(j->cmdline, err, sizeof(err))) {
+		outcome_fail(o, "internal", strdup(err));
+		return -1;
+	}
 	if (exec_build(c, j, &kr, o))
 		return -1;
 	host = root_file(env, "/proc/cmdline", NULL);

@@ -53,6 +53,14 @@ void kexec_state_free(struct kexec_state *s);
 
 /* "perflab_job=<job>-<lease prefix>" */
 void kexec_token(long long job, const char *lease, char *out, size_t len);
+/*
+ * Variant cmdline check for kexec: the qemu check (printable ASCII, no
+ * quotes or backslashes, none of our perflab_* keys), and nothing that
+ * would run code as root on the host's own root filesystem or boot
+ * another one (init=, rdinit=, root=, systemd.*, rd.*, runlevels, ...),
+ * nor the parameters the runner sets. 0 ok, -1 with err.
+ */
+int kexec_check_extra(const char *extra, char *err, size_t errlen);
 /* Host cmdline minus BOOT_IMAGE=, initrd=, nvme.poll_queues=, perflab_job=,
  * plus ours. Heap string. */
 char *kexec_cmdline(const char *host, int poll_queues, const char *token,

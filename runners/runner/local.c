@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* PATH of a setup script. */
+#define LOCAL_SETUP_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
 const char *local_target(const struct runner_cfg *cfg, const struct job *j)
 {
 	if (cfg->target && *cfg->target)
@@ -25,7 +28,11 @@ static int run_setup(const struct exec_ctx *c, const struct job *j,
 		     struct outcome *o)
 {
 	char log[4200], how[64];
-	char *argv[] = { "sh", "-ec", (char *)j->setup, NULL };
+	/* A clean environment: the runner's (its key in PERFLAB_RUNNER_KEY
+	 * among it) is not the script's, and the output is uploaded. */
+	char *argv[] = { "/usr/bin/env", "-i", "PATH=" LOCAL_SETUP_PATH,
+			 "HOME=/root", "LANG=C.UTF-8", "sh", "-ec",
+			 (char *)j->setup, NULL };
 	struct rutil_cmd cmd;
 	int rc, st;
 

@@ -381,12 +381,19 @@ static void report(struct opts *o, const struct job *j, struct hb *h,
 		ret = proto_fail(&o->proto, j->id, j->lease, out->reason,
 				 out->log);
 	} else {
+		char err[512];
+
 		ret = proto_result(&o->proto, j->id,
-				   outcome_result_body(out, j->lease));
+				   outcome_result_body(out, j->lease), err,
+				   sizeof(err));
 		fprintf(stderr, "perflab-runner: job %lld done: %s\n", j->id,
 			ret == PROTO_OK ? "uploaded" : "not acknowledged");
+		/* The daemon will never take this result (the guest wrote it,
+		 * so a patch can make it so): end the job with its reason. */
+		if (ret == PROTO_REFUSED)
+			proto_fail(&o->proto, j->id, j->lease, "internal",
+				   err);
 	}
-	(void)ret;
 }
 
 static int do_register(struct opts *o);

@@ -118,6 +118,8 @@ static int job_post(const struct proto *p, long long job, const char *what,
 		return PROTO_OK;
 	if (st == 409)
 		return PROTO_LOST;
+	if (st >= 400 && st < 500 && st != 408 && st != 429)
+		return PROTO_REFUSED;
 	return PROTO_ERR;
 }
 
@@ -126,24 +128,26 @@ int proto_heartbeat(const struct proto *p, long long job, const char *lease,
 		    size_t errlen)
 {
 	json_t *body = json_object();
+	int ret;
 
 	json_object_set_new(body, "lease", json_string(lease));
 	json_object_set_new(body, "phase", json_string(phase));
 	json_object_set_new(body, "message", json_string(message ? message :
 							 ""));
-	return job_post(p, job, "heartbeat", body, err, errlen);
+	ret = job_post(p, job, "heartbeat", body, err, errlen);
+
+	/* A refused beat is retried like a failed one: the lease decides. */
+	return ret == PROTO_REFUSED ? PROTO_ERR : ret;
 }
 
-/* Retry with backoff until the server answers 2xx or 409. */
+/* Retry with backoff until the server answers 2xx, 409 or a final 4xx. */
 static int post_acked(const struct proto *p, long long job, const char *what,
-		      json_t *body)
+		      json_t *body, char *err, size_t errlen)
 {
-	char err[512];
 	int delay = 1, ret;
 
 	for (int tries = 0;; tries++) {
-		ret = job_post(p, job, what, json_incref(body), err,
-			       sizeof(err));
+		ret = job_post(p, job, what, json_incref(body), err, errlen);
 		if (ret != PROTO_ERR)
 			break;
 		fprintf(stderr, "perflab-runner: %s job %lld: %s (retry in "
@@ -154,24 +158,27 @@ static int post_acked(const struct proto *p, long long job, const char *what,
 		delay = delay < 30 ? delay * 2 : 30;
 	}
 	json_decref(body);
-	if (ret == PROTO_LOST)
-		fprintf(stderr, "perflab-runner: %s job %lld: %s; dropping the "
-			"job\n", what, job, err);
+	if (ret == PROTO_LOST || ret == PROTO_REFUSED)
+		fprintf(stderr, "perflab-runner: %s job %lld: %s; %s\n", what,
+			job, err, ret == PROTO_LOST ? "dropping the job" :
+			"refused, not retried");
 	return ret;
 }
 
-int proto_result(const struct proto *p, long long job, json_t *body)
+int proto_result(const struct proto *p, long long job, json_t *body,
+		 char *err, size_t errlen)
 {
-	return post_acked(p, job, "result", body);
+	return post_acked(p, job, "result", body, err, errlen);
 }
 
 int proto_fail(const struct proto *p, long long job, const char *lease,
 	       const char *reason, const char *log)
 {
 	json_t *body = json_object();
+	char err[512];
 
 	json_object_set_new(body, "lease", json_string(lease));
 	json_object_set_new(body, "reason", json_string(reason));
 	json_object_set_new(body, "log", proto_text(log));
-	return post_acked(p, job, "fail", body);
+	return post_acked(p, job, "fail", body, err, sizeof(err));
 }

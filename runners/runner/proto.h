@@ -19,6 +19,7 @@ enum {
 	PROTO_OK = 0,
 	PROTO_NONE = 1,		/* claim: nothing within wait */
 	PROTO_LOST = 2,		/* 409: lease not current, drop the job */
+	PROTO_REFUSED = 3,	/* other 4xx but 408/429: final, see err */
 	PROTO_ERR = -1,		/* transport or unexpected status */
 };
 
@@ -33,8 +34,15 @@ int proto_claim(const struct proto *p, int wait, char **job, char *err,
 int proto_heartbeat(const struct proto *p, long long job, const char *lease,
 		    const char *phase, const char *message, char *err,
 		    size_t errlen);
-/* Retries until acknowledged, LOST, or stop (then PROTO_ERR). Steals body. */
-int proto_result(const struct proto *p, long long job, json_t *body);
+/*
+ * Retries until acknowledged, LOST, REFUSED or stop (then PROTO_ERR).
+ * Transport errors, 5xx, 408 and 429 are retried; any other 4xx is the
+ * daemon's final word on this body (retrying would loop for ever while
+ * heartbeats keep the lease): PROTO_REFUSED with the reason in @err.
+ * Steals body.
+ */
+int proto_result(const struct proto *p, long long job, json_t *body,
+		 char *err, size_t errlen);
 int proto_fail(const struct proto *p, long long job, const char *lease,
 	       const char *reason, const char *log);
 

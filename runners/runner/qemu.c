@@ -3,6 +3,8 @@
  * qemu: guest command construction and one watched boot.
  */
 #include "runners/runner/qemu.h"
+#include "kcmdline.h"
+#include "runners/runner/console.h"
 #include "runners/runner/rutil.h"
 
 #include <errno.h>
@@ -34,26 +36,7 @@ int qemu_kvm_usable(void)
 
 int qemu_check_extra(const char *extra, char *err, size_t errlen)
 {
-	if (!extra)
-		return 0;
-	if (strlen(extra) > 1024) {
-		snprintf(err, errlen, "variant cmdline longer than 1024 bytes");
-		return -1;
-	}
-	for (const char *p = extra; *p; p++) {
-		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\'' ||
-		    *p == '\\') {
-			snprintf(err, errlen, "variant cmdline: character "
-				 "0x%02x not allowed", (unsigned char)*p);
-			return -1;
-		}
-	}
-	if (strstr(extra, "perflab_target=") || strstr(extra, "perflab_bench=")) {
-		snprintf(err, errlen, "variant cmdline may not set "
-			 "perflab_target/perflab_bench");
-		return -1;
-	}
-	return 0;
+	return extra ? kcmdline_check(extra, err, errlen) : 0;
 }
 
 char *qemu_kernel_cmdline(const struct qemu_spec *s)
@@ -163,30 +146,37 @@ void qemu_argv_free(char **argv)
 }
 
 struct watch {
-	const char *console;
+	struct console con;
 	qemu_phase_fn fn;
 	void *arg;
 	enum serial_phase phase;
-	off_t seen;
+	size_t scanned;		/* capture bytes already searched for markers */
 	double start, bench_start;
 };
+
+/* Markers in the bytes added since the last scan (and the line they
+ * may have started on); phases only move forward. */
+static enum serial_phase scan_new(struct watch *w)
+{
+	const char *b = w->con.buf;
+	size_t from = w->scanned > 64 ? w->scanned - 64 : 0;
+	enum serial_phase ph;
+
+	while (from > 0 && b[from - 1] != '\n')
+		from--;
+	ph = serial_phase(b + from, w->con.len - from);
+	w->scanned = w->con.len;
+	return ph > w->phase ? ph : w->phase;
+}
 
 static int watch_tick(void *arg)
 {
 	struct watch *w = arg;
 	enum serial_phase ph;
-	struct stat st;
-	size_t len;
-	char *text;
 
-	if (stat(w->console, &st) || st.st_size == w->seen)
-		return 0;
-	w->seen = st.st_size;
-	text = rutil_read_file(w->console, &len);
-	if (!text)
-		return 0;
-	ph = serial_phase(text, len);
-	free(text);
+	if (console_poll(&w->con) <= 0)
+		return w->con.over;
+	ph = scan_new(w);
 	if (ph != w->phase) {
 		if (ph >= SERIAL_RUNNING && !w->bench_start)
 			w->bench_start = rutil_now();
@@ -194,7 +184,8 @@ static int watch_tick(void *arg)
 		if (w->fn)
 			w->fn(w->arg, ph);
 	}
-	return 0;
+	/* Past the cap: stop the guest rather than fill the disk. */
+	return w->con.over;
 }
 
 int qemu_boot(const struct qemu_spec *s, int timeout_s,
@@ -202,12 +193,13 @@ int qemu_boot(const struct qemu_spec *s, int timeout_s,
 	      struct qemu_outcome *out)
 {
 	char log[4200];
-	struct watch w = { .console = s->console, .fn = fn, .arg = arg };
+	struct watch w = { .fn = fn, .arg = arg };
 	struct rutil_cmd cmd;
 	char **argv;
 	double end;
 
 	memset(out, 0, sizeof(*out));
+	console_init(&w.con, s->console, CONSOLE_CAP);
 	if (!strcmp(s->target, "nvme") && access(s->nvme_img, F_OK)) {
 		int fd = open(s->nvme_img, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 
@@ -237,12 +229,17 @@ int qemu_boot(const struct qemu_spec *s, int timeout_s,
 	watch_tick(&w);
 	out->boot_s = (w.bench_start ? w.bench_start : end) - w.start;
 	out->run_s = w.bench_start ? end - w.bench_start : 0;
-	out->console = rutil_read_file(s->console, &out->console_len);
-	if (!out->console) {
-		out->console = strdup("");
-		out->console_len = 0;
-	}
+	out->console = console_take(&w.con, &out->console_len);
 	out->qemu_log = rutil_read_tail(log, 8192);
+	if (w.con.over) {
+		char *l = rutil_strdupf("guest console passed %zu MiB: qemu"
+					" stopped\n%s", CONSOLE_CAP >> 20,
+					out->qemu_log ? out->qemu_log : "");
+
+		free(out->qemu_log);
+		out->qemu_log = l;
+	}
+	console_free(&w.con);
 	return out->rc == RUTIL_ERROR ? -1 : 0;
 }
 

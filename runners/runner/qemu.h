@@ -36,8 +36,9 @@ struct qemu_spec {
 /* 1 if /dev/kvm opens and can create a VM. */
 int qemu_kvm_usable(void);
 /*
- * Variant cmdline check: printable ASCII, no quotes/backslashes, no
- * perflab_* keys of ours, <= 1024 bytes. 0 ok, -1 with err.
+ * Variant cmdline check (common/kcmdline.h): printable ASCII, no
+ * quotes/backslashes, no perflab_* keys of ours, <= 1024 bytes. 0 ok, -1
+ * with err.
  */
 int qemu_check_extra(const char *extra, char *err, size_t errlen);
 /* The kernel command line (-append); heap string. */

@@ -44,7 +44,7 @@ register_host "$R1" h1
 api POST /api/v1/hosts/register "$R1" '{"name":"h-other","backend":"local"}' >/dev/null
 expect_status 403 "runner key registering a second host"
 api POST /api/v1/hosts/register "$R2" '{"name":"h1","backend":"local"}' >/dev/null
-expect_status 403 "another key taking over h1"
+expect_status 409 "another key taking over h1 (the name is registered by r1)"
 register_host "$R2" h2
 api POST /api/v1/jobs/claim "$R2" '{"host":"h1"}' >/dev/null
 expect_status 403 "claim for another host"

@@ -10,10 +10,16 @@ register_host "$R1" host1 lab
 register_host "$R2" host2 lab
 R3=$(make_key runner r3)
 register_host "$R3" host3 other
+# B's parameter and C's setup script are an admin's to allow (docs/security.md).
+ADM=$(make_key admin root)
+api POST /api/v1/allowlist/cmdline "$ADM" '{"pattern":"x="}' >/dev/null
+expect_status 201 "allow x="
+api PUT /api/v1/setup-scripts/c "$ADM" '{"script":"echo c"}' >/dev/null
+expect_status 201 "store script c"
 
 body=$(api POST /api/v1/experiments "$SUB" '{"title":"three","label":"lab","runs":3,"max_runs":3,
   "bench":{"runtime":5,"warmup":1},
-  "variants":[{"name":"A"},{"name":"B","cmdline":"x=1"},{"name":"C","setup":"echo c"}]}')
+  "variants":[{"name":"A"},{"name":"B","cmdline":"x=1"},{"name":"C","setup_script":"c"}]}')
 expect_status 201 "create experiment"
 id=$(jq -r .id <<<"$body")
 check "$(jq -r .jobs <<<"$body")" -eq 9 "9 jobs planned"

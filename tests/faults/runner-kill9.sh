@@ -12,10 +12,13 @@ trap '[ -n "$rpid" ] && kill_tree $rpid; rm -rf "$WD"; cleanup' EXIT
 start_daemon --lease-seconds 4 --max-attempts 5
 SUB=$(make_key submit alice)
 RUN=$(make_key runner r1)
+ADM=$(make_key admin root)
+api PUT /api/v1/setup-scripts/noop "$ADM" '{"script":"true"}' >/dev/null
+expect_status 201 "store the setup script"
 api POST /api/v1/experiments "$SUB" '{"runs":2,"max_runs":2,"backend":"local",
   "bench":{"polled":false,"runtime":3,"warmup":1,"depth":16,"submit_batch":4,
            "complete_batch":4,"profile":false},
-  "variants":[{"name":"A"},{"name":"B","setup":"true"}]}' >/dev/null
+  "variants":[{"name":"A"},{"name":"B","setup_script":"noop"}]}' >/dev/null
 expect_status 201 "create"
 
 start_runner() {

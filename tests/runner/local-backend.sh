@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Description: the local backend runs the variant's setup command, then
 # perflab-bench on the target file, and hands back the bench JSON; a setup
-# command that fails ends the run as a "bench" failure showing its output.
+# command that fails ends the run as a "bench" failure showing its output;
+# the setup gets a clean environment (env -i, a minimal PATH), not the
+# runner's, which holds its key (PERFLAB_RUNNER_KEY) - its output is
+# uploaded.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 R=$top/build/perflab-runner
 [ -x "$R" ] || { echo "build/perflab-runner not built"; exit 77; }
@@ -29,4 +32,15 @@ echo "$out"
 grep -q "FAILED (bench)" <<<"$out" || { echo "FAIL: wrong reason"; exit 1; }
 grep -q "variant setup failed" <<<"$out" && grep -q "nope-sysctl" <<<"$out" ||
 	{ echo "FAIL: setup output not reported"; exit 1; }
+out=$(PERFLAB_RUNNER_KEY=plk_canary_secretsecret PERFLAB_OTHER=leak \
+	"$R" try --backend local --target "$d/img" --workdir "$d/w" \
+	--setup "env > $d/env" --bench-params "$params" 2>&1)
+[ -s "$d/env" ] || { echo "FAIL: setup did not run: $out"; exit 1; }
+cat "$d/env"
+! grep -q 'plk_canary_secretsecret\|PERFLAB_OTHER' "$d/env" ||
+	{ echo "FAIL: the runner's environment reached the setup script"; exit 1; }
+grep -qx 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' "$d/env" ||
+	{ echo "FAIL: PATH is not the minimal one"; exit 1; }
+[ "$(grep -cv '^\(PATH\|HOME\|LANG\|PWD\|SHLVL\|_\)=' "$d/env")" -eq 0 ] ||
+	{ echo "FAIL: more than the minimal environment"; exit 1; }
 exit 0

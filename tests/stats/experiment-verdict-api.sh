@@ -9,6 +9,9 @@ start_daemon
 SUB=$(make_key submit alice)
 R1=$(make_key runner r1)
 register_host "$R1" host1 lab
+ADM=$(make_key admin root)
+api POST /api/v1/allowlist/cmdline "$ADM" '{"pattern":"x="}' >/dev/null
+expect_status 201 "allow x="
 
 body=$(api POST /api/v1/experiments "$SUB" '{"title":"v","label":"lab","runs":5,"max_runs":5,
   "bench":{"runtime":5,"warmup":1},

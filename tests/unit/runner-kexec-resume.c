@@ -210,6 +210,20 @@ int main(void)
 	CHECK(access(cfg.state_file, F_OK) != 0);
 	outcome_free(&o);
 
+	/* A variant cmdline that would run code as root on the host: the
+	 * job fails before anything is run (the image is in the cache). */
+	ncmds = 0;
+	fail_exec = 0;
+	memset(&o, 0, sizeof(o));
+	j.cmdline = "perflab_canary=4 init=/bin/sh";
+	CHECK(kexec_start(&c, &env, &j, &o) == -1);
+	CHECK(ncmds == 0, "%d commands run", ncmds);
+	CHECK(o.reason && !strcmp(o.reason, "internal"));
+	CHECK(o.log && strstr(o.log, "init=/bin/sh"));
+	CHECK(access(cfg.state_file, F_OK) != 0);
+	outcome_free(&o);
+	j.cmdline = "perflab_canary=4";
+
 	/* A corrupt state file is moved aside, not fatal. */
 	put("state.json", "{not json", 0);
 	CHECK(kexec_resume_prepare(&cfg, &env, &j2, why, sizeof(why)) ==

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Description: an unknown backend is refused with 422 (it would never
+# run) on experiments, patches and calibrations; one request may queue
+# at most 256 runs (16 variants x 100 runs is 422); a submit key past its
+# quota of queued runs (perflabd --max-queued-runs) gets 429 with the
+# numbers, nothing stored; admin keys have no quota.
+. "$(dirname "$0")/../api/lib.sh"
+start_daemon --max-queued-runs 30
+SUB=$(make_key submit alice)
+SUB2=$(make_key submit bob)
+ADM=$(make_key admin root)
+
+body=$(api POST /api/v1/experiments "$SUB" '{"backend":"nope","variants":[{"name":"A"}]}')
+expect_status 422 "unknown backend"
+grep -q "qemu-icount" <<<"$body" || fail "the refusal lists the backends: $body"
+sample_patch >"$TMP/p.patch"
+api POST "/api/v1/patches?backend=nope" "$SUB" "@$TMP/p.patch" >/dev/null
+expect_status 422 "unknown backend on a patch"
+api POST /api/v1/calibrations "$SUB" '{"kind":"aa","label":"lab","backend":"nope"}' >/dev/null
+expect_status 422 "unknown backend on a calibration"
+for b in local qemu qemu-icount kexec; do
+	api POST /api/v1/experiments "$ADM" "{\"backend\":\"$b\",\"runs\":1,\"variants\":[{\"name\":\"A\"}]}" >/dev/null
+	expect_status 201 "backend $b"
+done
+
+v=$(jq -nc '[range(16) | {name: ("v" + tostring)}]')
+body=$(api POST /api/v1/experiments "$ADM" "{\"runs\":100,\"variants\":$v}")
+expect_status 422 "16 variants x 100 runs in one request"
+grep -q 1600 <<<"$body" || fail "the refusal gives the count: $body"
+
+# Quota 30: 2 variants x 10 runs, then 2 x 5 fit; the next 2 runs do not.
+api POST /api/v1/experiments "$SUB" '{"runs":10,"variants":[{"name":"A"},{"name":"B"}]}' >/dev/null
+expect_status 201 "20 runs"
+api POST /api/v1/experiments "$SUB" '{"runs":5,"variants":[{"name":"A"},{"name":"B"}]}' >/dev/null
+expect_status 201 "30 runs"
+n=$(sql 'SELECT count(*) FROM experiments')
+body=$(api POST /api/v1/experiments "$SUB" '{"runs":1,"variants":[{"name":"A"},{"name":"B"}]}')
+expect_status 429 "past the quota"
+grep -q "30" <<<"$body" && grep -q "quota" <<<"$body" || fail "the refusal gives the numbers: $body"
+api POST "/api/v1/patches?runs=1" "$SUB" "@$TMP/p.patch" >/dev/null
+expect_status 429 "a patch past the quota"
+check "$(sql 'SELECT count(*) FROM experiments')" -eq "$n" "nothing stored past the quota"
+# The quota is per key, and admins have none.
+api POST /api/v1/experiments "$SUB2" '{"runs":5,"variants":[{"name":"A"},{"name":"B"}]}' >/dev/null
+expect_status 201 "another key has its own quota"
+api POST /api/v1/experiments "$ADM" '{"runs":50,"variants":[{"name":"A"},{"name":"B"}]}' >/dev/null
+expect_status 201 "admin key"
+# Cancelled runs no longer count.
+api POST /api/v1/experiments/5/cancel "$SUB" >/dev/null
+expect_status 200 "cancel alice's first experiment"
+api POST /api/v1/experiments "$SUB" '{"runs":1,"variants":[{"name":"A"},{"name":"B"}]}' >/dev/null
+expect_status 201 "room again after a cancel"
+echo ok
