@@ -145,7 +145,10 @@ static void verdict_line(FILE *f, json_t *c, const char *name)
 		fprintf(f, "  95%% CI [%+.3f%%, %+.3f%%]", lo, hi);
 	if (!isnan(p))
 		fprintf(f, "  p=%.3g", p);
-	if (!isnan(mde)) {
+	if (json_is_true(render_get(c, "no_noise_estimate|result.no_noise_estimate"))) {
+		/* Identical runs, no calibration: no MDE can be claimed. */
+		fprintf(f, "  (no noise estimate)");
+	} else if (!isnan(mde)) {
 		fprintf(f, "  (MDE %.2f%%", mde);
 		if (!isnan(runs))
 			fprintf(f, " at %.0f runs", runs);

@@ -37,6 +37,9 @@ struct actx {
 	char kind[16], backend[64];
 	char *bench;
 	int runs, max_runs;
+	int rounds;		/* rounds planned so far */
+	int looks;		/* planned looks (planner_points) */
+	int next;		/* the next analysis point's rounds, 0: none */
 	struct avar *v;
 	size_t nv, ctrl;
 };
@@ -62,6 +65,27 @@ static void copy_col(char *dst, size_t len, sqlite3_stmt *st, int col)
 	snprintf(dst, len, "%s", s ? s : "");
 }
 
+/*
+ * Where this analysis stands in the planned looks: verdicts test at
+ * alpha / looks, and an inconclusive one gets more runs only up to the
+ * next planned point (at most PLANNER_MAX_LOOKS looks in all).
+ */
+static void plan_looks(sqlite3 *db, struct actx *a)
+{
+	int at[32], n;
+
+	a->rounds = (int)db_int(db, 0, "SELECT COALESCE(max(run_index) + 1, 0)"
+				" FROM jobs WHERE experiment_id = ?", 1, a->exp);
+	n = planner_points(a->runs, a->max_runs, VERDICT_MIN_RUNS, at, 32,
+			   &a->looks);
+	a->next = 0;
+	for (int i = 0; i < n; i++)
+		if (at[i] > a->rounds) {
+			a->next = at[i];
+			break;
+		}
+}
+
 static int load_experiment(sqlite3 *db, struct actx *a)
 {
 	sqlite3_stmt *st = db_prepare(db,
@@ -83,6 +107,8 @@ static int load_experiment(sqlite3 *db, struct actx *a)
 		ret = a->bench ? 0 : -1;
 	}
 	sqlite3_finalize(st);
+	if (!ret)
+		plan_looks(db, a);
 	return ret;
 }
 
@@ -318,6 +344,8 @@ static int64_t compare_one(sqlite3 *db, const struct actx *a,
 
 	verdict_opts_default(&o);
 	o.seed ^= (uint64_t)a->exp * 1000003u ^ (uint64_t)v->id;
+	o.looks = a->looks;
+	o.more_runs = a->next > 0;
 	m = verdict_pick_metric(c->runs, c->n, v->runs, v->n);
 	host_noise(db, a, m, &o.host_noise_pct, &o.host_noise_runs);
 	if (verdict_compare_runs(c->runs, c->n, v->runs, v->n, &o, r))
@@ -363,7 +391,8 @@ static int compare_all(sqlite3 *db, struct actx *a, int64_t *regress,
 		if (id < 0)
 			return -1;
 		inconclusive += r.kind == VERDICT_INCONCLUSIVE;
-		if (r.kind == VERDICT_REGRESSION && fabs(r.delta_pct) >= r.mde_pct)
+		if (r.kind == VERDICT_REGRESSION && !r.per_second &&
+		    fabs(r.delta_pct) >= r.mde_pct)
 			regress[(*nregress)++] = id;
 	}
 	return inconclusive;
@@ -791,11 +820,9 @@ int analysis_experiment_done(sqlite3 *db, int64_t experiment_id)
 	if (record_baseline(db, &a))
 		fprintf(stderr, "perflabd: series point of experiment %lld failed\n",
 			(long long)experiment_id);
-	/* Inconclusive: as many runs again, up to the experiment's cap. */
-	if (inconclusive > 0) {
-		int more = a.runs > 0 ? a.runs : 1;
-
-		added = planner_extend(db, experiment_id, more);
+	/* Inconclusive: more runs up to the next planned look, if any. */
+	if (inconclusive > 0 && a.next > a.rounds) {
+		added = planner_extend(db, experiment_id, a.next - a.rounds);
 		if (added < 0)
 			goto out;
 	}

@@ -7,11 +7,12 @@
  * variant with the control (verdict.h), and stores one comparisons row
  * per variant (result JSON with the LKP text). The MDE comes from the
  * newest host_calibration row of the experiment's host, backend, bench
- * parameters and metric, when there is one. When a verdict is
- * inconclusive and the experiment's max_runs allows, more interleaved
- * rounds are planned (planner_extend) and the experiment goes back to
- * 'running'. Regressions beyond the MDE raise alerts (alerts.h), except
- * in calibrations and ladders.
+ * parameters and metric, when there is one. Verdicts test at alpha /
+ * looks, the looks planned by planner_points() from runs and max_runs;
+ * when a verdict is inconclusive and a later point is planned, its
+ * interleaved rounds are added (planner_extend) and the experiment goes
+ * back to 'running'. Final regressions beyond the MDE raise alerts
+ * (alerts.h), except in calibrations and ladders.
  *
  * Calibration experiments (kind 'calibration') also update the host:
  *   - A/A (all variants have the same patches and command line): the

@@ -91,13 +91,16 @@ static json_t *compare_pair(const struct cgroup *c, const struct cgroup *v,
 			    size_t errlen)
 {
 	struct verdict_row rows[3 + CMP_TOP_SYMS];
+	struct verdict_opts oo = *o;
 	struct verdict_result r;
 	size_t nrows;
 	json_t *j;
 	char *text;
 	int ret;
 
-	ret = verdict_compare_runs(c->runs, c->n, v->runs, v->n, o, &r);
+	/* Imported logs: one boot a side may compare seconds (never alerts). */
+	oo.allow_per_second = 1;
+	ret = verdict_compare_runs(c->runs, c->n, v->runs, v->n, &oo, &r);
 	if (ret) {
 		snprintf(err, errlen, "%s vs %s: %s", v->name, c->name,
 			 ret == -EINVAL ? "fewer than 2 runs a side and no per-second samples after the warm-up (fio JSON has none by default: give at least two fio runs per variant, or write them with --status-interval=1)" :

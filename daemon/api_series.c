@@ -74,11 +74,12 @@ static int higher_is_worse(const char *metric)
 }
 
 static int64_t store_cp(sqlite3 *db, int64_t sid, int64_t pid, int64_t t,
-			const struct cp *c, time_t now)
+			const struct cp *c, const char *state, time_t now)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"INSERT INTO change_points (series_id, point_id, t, mean_before,"
-		" mean_after, delta_pct, p_value, detected_at) VALUES (?,?,?,?,?,?,?,?)");
+		" mean_after, delta_pct, p_value, detected_at, state)"
+		" VALUES (?,?,?,?,?,?,?,?,?)");
 	int64_t id = -1;
 
 	if (!st)
@@ -92,101 +93,229 @@ static int64_t store_cp(sqlite3 *db, int64_t sid, int64_t pid, int64_t t,
 		sqlite3_bind_double(st, 6, c->delta_pct);
 	sqlite3_bind_double(st, 7, c->p);
 	sqlite3_bind_int64(st, 8, (int64_t)now);
+	sqlite3_bind_text(st, 9, state, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);
 	return id;
 }
 
-int series_detect(sqlite3 *db, int64_t sid, time_t now)
+/* A stored change point's new state and figures from this run. */
+static int update_cp(sqlite3 *db, int64_t id, const char *state,
+		     const struct cp *c)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"UPDATE change_points SET state = ?, mean_before = COALESCE(?,"
+		" mean_before), mean_after = COALESCE(?, mean_after), delta_pct ="
+		" COALESCE(?, delta_pct), p_value = COALESCE(?, p_value) WHERE id = ?");
+	int ok;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	if (c) {
+		sqlite3_bind_double(st, 2, c->mean_before);
+		sqlite3_bind_double(st, 3, c->mean_after);
+		if (isfinite(c->delta_pct))
+			sqlite3_bind_double(st, 4, c->delta_pct);
+		sqlite3_bind_double(st, 5, c->p);
+	}
+	sqlite3_bind_int64(st, 6, id);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+struct spoints {
+	int64_t *ids, *ts;
+	double *x;
+	size_t n;
+	char metric[64];
+};
+
+static void spoints_free(struct spoints *p)
+{
+	free(p->ids);
+	free(p->ts);
+	free(p->x);
+}
+
+static int load_points(sqlite3 *db, int64_t sid, struct spoints *p)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT id, t, value FROM series_points WHERE series_id = ?"
 		" ORDER BY t, id LIMIT 200000");
-	int64_t *ids = NULL, *ts = NULL, *alert = NULL;
-	double *x = NULL;
-	struct cp *cps = NULL;
-	struct cp_opts o;
-	size_t n = 0, cap = 0, nalert = 0;
-	char metric[64] = "iops";
-	int k, fresh = 0, ret = -1;
+	size_t cap = 0;
+	int ret = -1;
 
+	memset(p, 0, sizeof(*p));
+	snprintf(p->metric, sizeof(p->metric), "iops");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, sid);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (n == cap) {
+		if (p->n == cap) {
+			int64_t *i, *t;
+			double *x;
+
 			cap = cap ? 2 * cap : 256;
-			ids = realloc(ids, cap * sizeof(*ids));
-			ts = realloc(ts, cap * sizeof(*ts));
-			x = realloc(x, cap * sizeof(*x));
-			if (!ids || !ts || !x)
+			i = realloc(p->ids, cap * sizeof(*i));
+			if (i)
+				p->ids = i;
+			t = realloc(p->ts, cap * sizeof(*t));
+			if (t)
+				p->ts = t;
+			x = realloc(p->x, cap * sizeof(*x));
+			if (x)
+				p->x = x;
+			if (!i || !t || !x)
 				goto out;
 		}
-		ids[n] = sqlite3_column_int64(st, 0);
-		ts[n] = sqlite3_column_int64(st, 1);
-		x[n++] = sqlite3_column_double(st, 2);
+		p->ids[p->n] = sqlite3_column_int64(st, 0);
+		p->ts[p->n] = sqlite3_column_int64(st, 1);
+		p->x[p->n++] = sqlite3_column_double(st, 2);
 	}
+	sqlite3_finalize(st);
+	st = db_prepare(db, "SELECT metric FROM series WHERE id = ?");
+	if (st) {
+		sqlite3_bind_int64(st, 1, sid);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			snprintf(p->metric, sizeof(p->metric), "%s",
+				 sqlite3_column_text(st, 0));
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Detection and merge on x[0..n): the change points in a new array. */
+static int detect(const double *x, size_t n, const struct cp_opts *o,
+		  struct cp **out)
+{
+	size_t max = n / 5 + 1;
+	int k;
+
+	*out = calloc(max, sizeof(**out));
+	if (!*out)
+		return -1;
+	if (n < 2 * (size_t)o->min_size)
+		return 0;
+	k = cp_detect(x, n, o, *out, max);
+	return k < 0 ? -1 : cp_merge(x, n, o, *out, (size_t)k);
+}
+
+static int is_worse(const char *metric, const struct cp *c)
+{
+	return higher_is_worse(metric) ? c->delta_pct > 0 : c->delta_pct < 0;
+}
+
+/*
+ * Stored change points against this run (@cur) and the run before the
+ * last point (@prev): gone ones are retracted; one found by both runs is
+ * confirmed (and alerts when it makes the metric worse); new ones are
+ * stored as candidates (or confirmed when @prev had them too). Inside a
+ * transaction; @alert gets the ids to alert on. Returns new rows or -1.
+ */
+static int reconcile(sqlite3 *db, int64_t sid, const struct spoints *p,
+		     const struct cp *cur, int k, const struct cp *prev,
+		     int kp, const struct cp_opts *o, int64_t *alert,
+		     size_t *nalert, time_t now)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, point_id, state FROM"
+				      " change_points WHERE series_id = ?");
+	size_t min = (size_t)o->min_size;
+	unsigned char *seen = calloc((size_t)k + 1, 1);
+	int fresh = 0, ret = -1;
+
+	if (!st || !seen)
+		goto out;
+	sqlite3_bind_int64(st, 1, sid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		int64_t pid = sqlite3_column_int64(st, 1);
+		const char *was = (const char *)sqlite3_column_text(st, 2);
+		const char *now_state;
+		long c = -1, idx = -1;
+
+		for (size_t i = 0; i < p->n && idx < 0; i++)
+			if (p->ids[i] == pid)
+				idx = (long)i;
+		if (idx >= 0)
+			c = cp_find(cur, (size_t)k, (size_t)idx, min);
+		if (c < 0) {
+			now_state = "retracted";
+		} else {
+			seen[c] = 1;
+			now_state = !strcmp(was, "confirmed") ||
+						    cp_find(prev, (size_t)kp, cur[c].index, min) >= 0 ?
+					    "confirmed" : "candidate";
+		}
+		if (update_cp(db, id, now_state, c >= 0 ? &cur[c] : NULL))
+			goto out;
+		if (c >= 0 && strcmp(was, "confirmed") &&
+		    !strcmp(now_state, "confirmed") && is_worse(p->metric, &cur[c]))
+			alert[(*nalert)++] = id;
+	}
+	for (int c = 0; c < k; c++) {
+		int confirmed = cp_find(prev, (size_t)kp, cur[c].index, min) >= 0;
+		int64_t id;
+
+		if (seen[c])
+			continue;
+		id = store_cp(db, sid, p->ids[cur[c].index], p->ts[cur[c].index],
+			      &cur[c], confirmed ? "confirmed" : "candidate", now);
+		if (id < 0)
+			goto out;
+		fresh++;
+		if (confirmed && is_worse(p->metric, &cur[c]))
+			alert[(*nalert)++] = id;
+	}
+	ret = fresh;
+out:
+	sqlite3_finalize(st);
+	free(seen);
+	return ret;
+}
+
+int series_detect(sqlite3 *db, int64_t sid, time_t now)
+{
+	struct cp *cur = NULL, *prev = NULL;
+	struct spoints p;
+	struct cp_opts o;
+	int64_t *alert = NULL;
+	size_t nalert = 0;
+	int k, kp, fresh, ret = -1;
+
+	if (load_points(db, sid, &p))
+		goto out;
 	cp_opts_default(&o);
 	o.seed ^= (uint64_t)sid;
-	cps = calloc(n / 5 + 1, sizeof(*cps));
-	alert = calloc(n / 5 + 1, sizeof(*alert));
-	if (!cps || !alert)
-		goto out;
-	k = cp_detect(x, n, &o, cps, n / 5 + 1);
+	/* The run before the last point, and the full re-run. */
+	kp = detect(p.x, p.n ? p.n - 1 : 0, &o, &prev);
+	k = kp < 0 ? -1 : detect(p.x, p.n, &o, &cur);
 	if (k < 0)
 		goto out;
-	{
-		sqlite3_stmt *m = db_prepare(db, "SELECT metric FROM series WHERE id = ?");
-
-		if (m) {
-			sqlite3_bind_int64(m, 1, sid);
-			if (sqlite3_step(m) == SQLITE_ROW)
-				snprintf(metric, sizeof(metric), "%s",
-					 sqlite3_column_text(m, 0));
-			sqlite3_finalize(m);
-		}
-	}
-	if (db_begin(db))
+	/* Every stored row may alert at most once: bound by both counts. */
+	alert = calloc((size_t)k + (size_t)db_int(db, 0, "SELECT count(*) FROM"
+				" change_points WHERE series_id = ?", 1, sid) + 1,
+		       sizeof(*alert));
+	if (!alert || db_begin(db))
 		goto out;
-	for (int i = 0; i < k; i++) {
-		int64_t pid = ids[cps[i].index], cid;
-		int worse;
-
-		size_t lo = cps[i].index >= (size_t)o.min_size ?
-			    cps[i].index - o.min_size : 0;
-		size_t hi = cps[i].index + o.min_size < n ?
-			    cps[i].index + o.min_size : n - 1;
-
-		/* Known already (points may have been inserted around it). */
-		if (db_int(db, 0, "SELECT id FROM change_points WHERE series_id = ?"
-			   " AND (point_id = ? OR t BETWEEN ? AND ?)", 4, sid, pid,
-			   ts[lo], ts[hi]))
-			continue;
-		cid = store_cp(db, sid, pid, ts[cps[i].index], &cps[i], now);
-		if (cid < 0) {
-			db_rollback(db);
-			goto out;
-		}
-		fresh++;
-		worse = higher_is_worse(metric) ? cps[i].delta_pct > 0 :
-						  cps[i].delta_pct < 0;
-		if (worse)
-			alert[nalert++] = cid;
-	}
-	if (db_commit(db))
+	fresh = reconcile(db, sid, &p, cur, k, prev, kp, &o, alert, &nalert, now);
+	if (fresh < 0 || db_commit(db)) {
+		db_rollback(db);
 		goto out;
+	}
 	/* Alerts have their own transactions. */
 	for (size_t i = 0; i < nalert; i++)
 		if (alerts_raise_change_point(db, alert[i], 1, now) < 0)
 			goto out;
 	ret = fresh;
 out:
-	sqlite3_finalize(st);
-	free(ids);
-	free(ts);
-	free(x);
-	free(cps);
+	spoints_free(&p);
+	free(cur);
+	free(prev);
 	free(alert);
 	return ret;
 }
@@ -419,7 +548,7 @@ int api_series_get(struct http_req *req, struct http_resp *resp)
 			"SELECT s.id, s.name, s.metric, s.host_id, s.baseline_id, s.label,"
 			" (SELECT count(*) FROM series_points p WHERE p.series_id = s.id)"
 			" AS points, (SELECT count(*) FROM change_points c WHERE"
-			" c.series_id = s.id) AS change_points FROM series s ORDER BY s.id",
+			" c.series_id = s.id AND c.state != 'retracted') AS change_points FROM series s ORDER BY s.id",
 			"series");
 	if (ids) {
 		id = strtoll(ids, &end, 10);
@@ -451,8 +580,9 @@ int api_series_get(struct http_req *req, struct http_resp *resp)
 			" series_points WHERE series_id = ? ORDER BY t, id", id));
 	json_object_set_new(s, "change_points", rows_for(req->db,
 		"SELECT c.id, c.point_id, c.t, p.label, c.mean_before, c.mean_after,"
-		" c.delta_pct, c.p_value, c.detected_at FROM change_points c LEFT JOIN"
-		" series_points p ON p.id = c.point_id WHERE c.series_id = ? ORDER BY c.t",
+		" c.delta_pct, c.p_value, c.detected_at, c.state FROM change_points c"
+		" LEFT JOIN series_points p ON p.id = c.point_id WHERE c.series_id = ?"
+		" AND c.state != 'retracted' ORDER BY c.t",
 		id));
 	return http_json(resp, 200, s);
 }

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,50 +26,83 @@ struct cpscan {
 };
 
 /*
- * Largest energy statistic over splits tau of y[0..m) with both sides
- * >= min; returns it and the split in @tau (0 when no split is allowed).
+ * Energy statistic of x = y[0..t), z = y[t..k) (alpha = 1) from the sum
+ * of distances between (b) and within the two sides (wl, wr):
+ * Q = t (k - t) / k * (2 b / (t r) - 2 wl / (t (t-1)) - 2 wr / (r (r-1))).
+ */
+static double energy(double t, double r, double b, double wl, double wr)
+{
+	return t * r / (t + r) *
+	       (2 * b / (t * r) - 2 * wl / (t * (t - 1)) - 2 * wr / (r * (r - 1)));
+}
+
+/*
+ * Largest energy statistic over splits tau and right edges kappa of
+ * y[0..m) (Matteson & James 2014: the segment [0, kappa) is split at tau,
+ * both sides >= min): a shift followed by another one within the window
+ * is measured on the stretch before the second. Returns it and the split
+ * in @tau (0 when no split is allowed). O(m^2) with running sums: for each
+ * tau, kappa grows and the distances of the new point to [tau, kappa)
+ * are added (s->rowR[j] holds sum_{tau <= i < j} |y_i - y_j|).
  */
 static double best_split(const double *y, size_t m, size_t min,
 			 struct cpscan *s, size_t *tau)
 {
-	double total = 0, wl = 0, wr, best = -INFINITY;
+	double best = -INFINITY, wl = 0;
 
 	*tau = 0;
 	if (min < 2)
 		min = 2;
 	if (m < 2 * min)
 		return -INFINITY;
-	for (size_t k = 0; k < m; k++) {
-		s->colL[k] = 0;
-		s->rowR[k] = 0;
+	/* colL[j]: sum_{i < j} |y_i - y_j| */
+	for (size_t j = 0; j < m; j++) {
+		s->colL[j] = 0;
+		for (size_t i = 0; i < j; i++)
+			s->colL[j] += fabs(y[i] - y[j]);
+		s->rowR[j] = s->colL[j];
 	}
-	for (size_t i = 0; i < m; i++)
-		for (size_t k = i + 1; k < m; k++) {
-			double d = fabs(y[i] - y[k]);
+	for (size_t t = 1; t + min <= m; t++) {
+		double wr = 0, cross = 0;
 
-			s->colL[k] += d;	/* pairs (i, k), i < k */
-			s->rowR[i] += d;	/* pairs (i, k), k > i */
-			total += d;
-		}
-	wr = total;
-	/* wl: pairs inside [0, tau); wr: pairs inside [tau, m) */
-	for (size_t t = 1; t < m; t++) {
-		double l = t, r = m - t, b, e, q;
-
+		/* Move y[t-1] to the left side. */
 		wl += s->colL[t - 1];
-		wr -= s->rowR[t - 1];
-		if (t < min || m - t < min)
-			continue;
-		b = total - wl - wr;
-		e = 2 * b / (l * r) - 2 * wl / (l * (l - 1)) -
-		    2 * wr / (r * (r - 1));
-		q = l * r / m * e;
-		if (q > best) {
-			best = q;
-			*tau = t;
+		for (size_t j = t; j < m; j++)
+			s->rowR[j] -= fabs(y[t - 1] - y[j]);
+		/* cross: distances between [0, t) and [t, k) */
+		for (size_t k = t + 1; k <= m; k++) {
+			size_t j = k - 1;
+
+			wr += s->rowR[j];
+			cross += s->colL[j] - s->rowR[j];
+			if (t < min || k - t < min)
+				continue;
+			{
+				double q = energy(t, k - t, cross, wl, wr);
+
+				if (q > best) {
+					best = q;
+					*tau = t;
+				}
+			}
 		}
 	}
 	return best;
+}
+
+double cp_best_split(const double *y, size_t m, size_t min, size_t *tau)
+{
+	struct cpscan s = { 0 };
+	double q = NAN;
+
+	*tau = 0;
+	s.colL = malloc((m + 1) * sizeof(double));
+	s.rowR = malloc((m + 1) * sizeof(double));
+	if (s.colL && s.rowR)
+		q = best_split(y, m, min, &s, tau);
+	free(s.colL);
+	free(s.rowR);
+	return q;
 }
 
 /* Permutation p-value of @q for y[0..m); stops once p > max_p. */
@@ -200,6 +234,128 @@ out:
 	free(s.rowR);
 	free(s.perm);
 	return ret;
+}
+
+/* Energy statistic of the split of y[0..m) at t, right edge m. */
+static double split_q(const double *y, size_t m, size_t t)
+{
+	double b = 0, wl = 0, wr = 0;
+
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = i + 1; j < m; j++) {
+			double d = fabs(y[i] - y[j]);
+
+			if (j < t)
+				wl += d;
+			else if (i >= t)
+				wr += d;
+			else
+				b += d;
+		}
+	return energy(t, m - t, b, wl, wr);
+}
+
+/*
+ * Permutation p of change point @idx on x[a, b): its split's statistic
+ * against the best split of each permutation of that stretch (so the
+ * selection of the split is paid for).
+ */
+static double retest(const double *x, size_t a, size_t b, size_t idx,
+		     const struct cp_opts *o, struct cpscan *s)
+{
+	size_t m = b - a, min = (size_t)o->min_size;
+	struct stats_rng rng;
+
+	if (idx - a < min || b - idx < min)
+		return 1;
+	stats_rng_seed(&rng, o->seed ^ (idx * 0xc2b2ae3d27d4eb4fULL));
+	return perm_p(x + a, m, min, split_q(x + a, m, idx - a), o, &rng, s);
+}
+
+int cp_merge(const double *x, size_t n, const struct cp_opts *o,
+	     struct cp *v, size_t k)
+{
+	size_t w = (size_t)o->window, half = w / 2;
+	struct cpscan s;
+	int ret = -ENOMEM;
+
+	s.colL = malloc((w + 1) * sizeof(double));
+	s.rowR = malloc((w + 1) * sizeof(double));
+	s.perm = malloc((w + 1) * sizeof(double));
+	if (!s.colL || !s.rowR || !s.perm)
+		goto out;
+	qsort(v, k, sizeof(*v), cmp_cp);
+	while (k) {
+		size_t worst = 0;
+
+		for (size_t i = 0; i < k; i++) {
+			size_t lo = i ? v[i - 1].index : 0;
+			size_t hi = i + 1 < k ? v[i + 1].index : n;
+
+			/* The stretch between the neighbours, within a window. */
+			if (v[i].index - lo > half)
+				lo = v[i].index - half;
+			if (hi - v[i].index > half)
+				hi = v[i].index + half;
+			v[i].p = retest(x, lo, hi, v[i].index, o, &s);
+			if (v[i].p > v[worst].p)
+				worst = i;
+		}
+		if (v[worst].p <= o->max_p)
+			break;
+		/* Drop the weakest; its neighbours are re-tested on the join. */
+		memmove(&v[worst], &v[worst + 1], (k - worst - 1) * sizeof(*v));
+		k--;
+	}
+	fill_means(x, n, v, k);
+	ret = (int)k;
+out:
+	free(s.colL);
+	free(s.rowR);
+	free(s.perm);
+	return ret;
+}
+
+long cp_find(const struct cp *v, size_t n, size_t idx, size_t min_size)
+{
+	size_t dist = SIZE_MAX;
+	long best = -1;
+
+	for (size_t c = 0; c < n; c++) {
+		size_t d = v[c].index > idx ? v[c].index - idx : idx - v[c].index;
+
+		if (d < min_size && d < dist) {
+			dist = d;
+			best = (long)c;
+		}
+	}
+	return best;
+}
+
+int cp_reconcile(struct cp_mark *marks, size_t nmarks, const struct cp *cur,
+		 size_t ncur, size_t min_size, unsigned char *fresh)
+{
+	int promoted = 0;
+
+	for (size_t c = 0; c < ncur; c++)
+		fresh[c] = 1;
+	for (size_t i = 0; i < nmarks; i++) {
+		long best = cp_find(cur, ncur, marks[i].index, min_size);
+
+		if (best < 0) {
+			marks[i].state = CP_RETRACTED;
+			continue;
+		}
+		fresh[best] = 0;
+		if (marks[i].state == CP_RETRACTED) {
+			/* Back again: a candidate, to be confirmed anew. */
+			marks[i].state = CP_CANDIDATE;
+		} else if (marks[i].state == CP_CANDIDATE) {
+			marks[i].state = CP_CONFIRMED;
+			promoted++;
+		}
+	}
+	return promoted;
 }
 
 static int valid(const struct cp_opts *o)

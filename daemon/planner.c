@@ -215,3 +215,24 @@ out:
 		return -1;
 	return added;
 }
+
+int planner_points(int runs, int max_runs, int min_runs, int *at, int max,
+		   int *looks)
+{
+	int n = 0, p = runs > 0 ? runs : 1;
+
+	*looks = 0;
+	if (max_runs < p)
+		max_runs = p;
+	while (n < max) {
+		at[n++] = p;
+		if (p >= min_runs && ++*looks == PLANNER_MAX_LOOKS)
+			break;
+		if (p >= max_runs)
+			break;
+		p = 2 * p > min_runs ? 2 * p : min_runs;
+		if (p > max_runs)
+			p = max_runs;
+	}
+	return n;
+}

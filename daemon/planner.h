@@ -62,4 +62,18 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
  */
 int planner_extend(sqlite3 *db, int64_t experiment_id, int extra_runs);
 
+/* At most this many looks: analyses whose verdict may be final. */
+#define PLANNER_MAX_LOOKS 3
+
+/*
+ * Analysis points of an experiment started with @runs rounds and capped at
+ * @max_runs: @runs, then max(5, twice the last) up to @max_runs. Points
+ * with at least @min_runs rounds are looks (the first PLANNER_MAX_LOOKS of
+ * them; none if @max_runs < @min_runs); later points are not planned.
+ * Writes the points into @at (up to @max) and the number of looks into
+ * @looks; returns the number of points.
+ */
+int planner_points(int runs, int max_runs, int min_runs, int *at, int max,
+		   int *looks);
+
 #endif

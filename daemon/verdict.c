@@ -3,6 +3,7 @@
  * Variant-versus-control verdicts and the LKP-style table; see verdict.h.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,19 +43,13 @@ const char *verdict_metric_str(enum verdict_metric m)
 /*
  * The decision rests on medians (robust to one odd boot), whose asymptotic
  * efficiency against the mean is 2/pi for normal noise: the same power
- * needs an effect sqrt(pi/2) times larger than the z-test formula says.
- * bench/stats-power checks that the resulting MDE is detected ~80 %.
+ * needs an effect sqrt(pi/2) times larger than the t formula says.
+ * bench/stats-power checks that the resulting MDE is detected >= 80 %.
  */
 #define MEDIAN_ARE_FACTOR 1.2533141373155001
 
-/* Smallest p-value either test can produce for these sample sizes. */
-static double min_reachable_p(size_t n1, size_t n2)
-{
-	double pm = n1 + n2 <= STATS_MWU_EXACT_MAX ? stats_mwu_min_p(n1, n2) : 0;
-	double pk = stats_ks_p(n1, n2, 1.0);
-
-	return pm < pk ? pm : pk;
-}
+/* Upper confidence bound of sigma from a sample sd: one-sided 90 %. */
+#define SIGMA_UCB_LEVEL 0.90
 
 static double sd_pct(const double *x, size_t n)
 {
@@ -78,77 +73,172 @@ static double pooled_sd_pct(const double *a, size_t n1, const double *b,
 
 /*
  * Largest sample sd (df degrees of freedom) consistent at level alpha with
- * a true sd of @sd: sd * sqrt(chi2_{1-alpha}(df) / df), Wilson-Hilferty.
+ * a true sd of @sd: sd * sqrt(chi2_{1-alpha}(df) / df).
  */
 static double noise_limit(double sd, double df, double alpha)
 {
-	double z = stats_norm_quantile(1 - alpha), k = 2 / (9 * df);
-	double c = 1 - k + z * sqrt(k);
-
-	return sd * sqrt(c * c * c);
+	return sd * sqrt(stats_chi2_quantile(1 - alpha, df) / df);
 }
 
-static void decide(struct verdict_result *r)
+/* sigma that the true sd stays below with probability SIGMA_UCB_LEVEL. */
+static double sigma_ucb(double sd, double df)
+{
+	return sd * sqrt(df / stats_chi2_quantile(1 - SIGMA_UCB_LEVEL, df));
+}
+
+/*
+ * The values' decimal quantum: the largest 10^-k (k <= 9) of which every
+ * value is a multiple (2408.60 and 2415.81: 0.01); 0 when none is.
+ */
+static double decimal_quantum(const double *x, size_t n)
+{
+	double q = 1, big = 0;
+
+	for (size_t i = 0; i < n; i++)
+		big = fmax(big, fabs(x[i]));
+	/* Below ~1e4 ulps every double looks like a multiple. */
+	for (int k = 0; k <= 9 && q > 1e4 * DBL_EPSILON * big; k++, q /= 10) {
+		size_t i;
+
+		for (i = 0; i < n; i++) {
+			double m = q * nearbyint(x[i] / q);
+
+			if (fabs(x[i] - m) > 4 * DBL_EPSILON * fabs(x[i]))
+				break;
+		}
+		if (i == n)
+			return q;
+	}
+	return 0;
+}
+
+static double look_alpha(const struct verdict_opts *o)
+{
+	return o->alpha / (o->looks > 1 ? o->looks : 1);
+}
+
+double verdict_mde(double noise_pct, size_t n1, size_t n2,
+		   const struct verdict_opts *o)
+{
+	double a = look_alpha(o), df = (double)n1 + n2 - 2;
+
+	if (n1 < 2 || n2 < 2 || !(noise_pct >= 0))
+		return NAN;
+	return MEDIAN_ARE_FACTOR * noise_pct * sqrt(1.0 / n1 + 1.0 / n2) *
+	       (stats_t_quantile(1 - a / 2, df) + stats_t_quantile(o->power, df));
+}
+
+/* Too few units for any verdict; 1 when decided. */
+static int too_few(struct verdict_result *r)
+{
+	const char *unit = r->per_second ? "seconds" : "runs";
+	double pmin;
+
+	if (r->n_ctrl < VERDICT_MIN_RUNS || r->n_var < VERDICT_MIN_RUNS) {
+		r->kind = VERDICT_INCONCLUSIVE;
+		snprintf(r->reason, sizeof(r->reason),
+			 "need at least %d %s a side (have %zu/%zu)",
+			 VERDICT_MIN_RUNS, unit, r->n_ctrl, r->n_var);
+		return 1;
+	}
+	pmin = r->n_ctrl <= STATS_MWU_EXACT_MAX && r->n_var <= STATS_MWU_EXACT_MAX ?
+		       stats_mwu_min_p(r->n_ctrl, r->n_var) : 0;
+	if (pmin >= r->alpha_look) {
+		r->kind = VERDICT_INCONCLUSIVE;
+		snprintf(r->reason, sizeof(r->reason),
+			 "%zu/%zu %s cannot reach p < %.3g (alpha %g over %d looks; best p %.3g)",
+			 r->n_ctrl, r->n_var, unit, r->alpha_look, r->alpha,
+			 r->looks, pmin);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * sigma behind the MDE (see verdict.h). Returns 0, or 1 when the runs are
+ * noisier than the calibration and more runs can come (inconclusive).
+ */
+static int pick_sigma(struct verdict_result *r, const struct verdict_opts *o)
+{
+	double df = (double)r->n_ctrl + r->n_var - 2, own = NAN;
+
+	if (df >= 1 && isfinite(r->pooled_sd_pct) && r->pooled_sd_pct > 0)
+		own = sigma_ucb(r->pooled_sd_pct, df);
+	if (o->host_noise_pct > 0) {
+		r->mde_from_host = 1;
+		r->host_noise_pct = o->host_noise_pct;
+		r->noise_limit_pct = df >= 1 ? noise_limit(o->host_noise_pct, df,
+							   o->alpha) : NAN;
+		if (!(r->pooled_sd_pct > r->noise_limit_pct)) {
+			r->mde_source = "the host's A/A calibration";
+			r->sigma_pct = fmax(o->host_noise_pct,
+					    isfinite(r->pooled_sd_pct) ?
+						    r->pooled_sd_pct : 0);
+		} else if (o->more_runs) {
+			r->sigma_pct = own;
+			r->mde_source = "this experiment's noise (90 % upper bound)";
+			return 1;
+		} else {
+			r->mde_from_host = 0;
+			r->sigma_pct = own;
+			r->mde_source = "this experiment's noise (90 % upper bound), above the host's calibration";
+		}
+	} else {
+		r->sigma_pct = own;
+		r->mde_source = "this comparison's own noise (90 % upper bound; host not calibrated)";
+		r->no_noise = !isfinite(own);
+	}
+	if (isfinite(r->sigma_pct))
+		r->sigma_pct = fmax(r->sigma_pct, r->resolution_pct);
+	return 0;
+}
+
+static void decide(struct verdict_result *r, const struct verdict_opts *o)
 {
 	int better = r->metric == VERDICT_NS_PER_IO ? r->delta_pct < 0 :
 						       r->delta_pct > 0;
-	double half = (r->ci_hi - r->ci_lo) / 2, pmin;
+	int noisy = pick_sigma(r, o), ci_out = r->dci_lo > 0 || r->dci_hi < 0;
+	double diff = fabs(r->var_median - r->ctrl_median);
+	/* One quantum apart is within the resolution (rounding slack). */
+	double res = r->resolution_pct * fabs(r->ctrl_median) / 100 * (1 + 1e-6);
 
-	if (!isfinite(r->mde_pct)) {
-		r->kind = VERDICT_INCONCLUSIVE;
-		snprintf(r->reason, sizeof(r->reason), "noise unknown");
+	r->mde_pct = verdict_mde(r->sigma_pct, r->n_ctrl, r->n_var, o);
+	if (too_few(r))
 		return;
-	}
-
-	if (r->n_ctrl < 2 || r->n_var < 2) {
-		r->kind = VERDICT_INCONCLUSIVE;
-		snprintf(r->reason, sizeof(r->reason),
-			 "need at least 2 %s per side", r->per_second ?
-			 "seconds" : "runs");
-		return;
-	}
-	pmin = min_reachable_p(r->n_ctrl, r->n_var);
-	if (pmin >= r->alpha) {
-		r->kind = VERDICT_INCONCLUSIVE;
-		snprintf(r->reason, sizeof(r->reason),
-			 "%zu/%zu %s cannot reach p < %g (best p %.3g)",
-			 r->n_ctrl, r->n_var, r->per_second ? "seconds" : "runs",
-			 r->alpha, pmin);
-		return;
-	}
-	if (r->p < r->alpha && (r->dci_lo > 0 || r->dci_hi < 0)) {
+	if (r->p < r->alpha_look && ci_out && diff > res) {
 		r->kind = better ? VERDICT_IMPROVEMENT : VERDICT_REGRESSION;
 		snprintf(r->reason, sizeof(r->reason),
-			 "p %.3g < %g and the %g %% CI excludes 0", r->p,
-			 r->alpha, 100 * (1 - r->alpha));
+			 "exact MWU p %.3g < %.3g (alpha %g over %d looks; the rule's level %.3g) and the %g %% CI excludes 0",
+			 r->p, r->alpha_look, r->alpha, r->looks, r->level,
+			 100 * (1 - r->alpha_look));
 		return;
 	}
-	if (r->mde_from_host) {
-		if (r->pooled_sd_pct <= r->noise_limit_pct) {
-			r->kind = VERDICT_NO_CHANGE;
-			snprintf(r->reason, sizeof(r->reason),
-				 "p %.3g >= %g; run noise %.3g %% consistent with the host's %.3g %%",
-				 r->p, r->alpha, r->pooled_sd_pct, r->host_noise_pct);
-			return;
-		}
-		r->kind = VERDICT_INCONCLUSIVE;
+	r->kind = VERDICT_INCONCLUSIVE;
+	if (noisy) {
 		snprintf(r->reason, sizeof(r->reason),
-			 "not significant (p %.3g) but run noise %.3g %% exceeds the host's calibrated %.3g %% (limit %.3g %%): MDE does not hold",
+			 "not significant (p %.3g) but run noise %.3g %% exceeds the host's calibrated %.3g %% (limit %.3g %%): more runs",
 			 r->p, r->pooled_sd_pct, r->host_noise_pct,
 			 r->noise_limit_pct);
 		return;
 	}
-	if (half <= r->mde_pct) {
-		r->kind = VERDICT_NO_CHANGE;
+	if (r->no_noise || !isfinite(r->mde_pct)) {
+		r->no_noise = 1;
 		snprintf(r->reason, sizeof(r->reason),
-			 "p %.3g >= %g; CI half-width %.3g %% within the MDE",
-			 r->p, r->alpha, half);
+			 "no noise estimate: identical runs and no host calibration");
 		return;
 	}
-	r->kind = VERDICT_INCONCLUSIVE;
-	snprintf(r->reason, sizeof(r->reason),
-		 "not significant (p %.3g) but the CI half-width %.3g %% exceeds the MDE %.3g %%: too noisy",
-		 r->p, half, r->mde_pct);
+	r->kind = VERDICT_NO_CHANGE;
+	if (r->p >= r->alpha_look)
+		snprintf(r->reason, sizeof(r->reason), "p %.3g >= %.3g", r->p,
+			 r->alpha_look);
+	else if (!ci_out)
+		snprintf(r->reason, sizeof(r->reason),
+			 "p %.3g < %.3g but the %g %% CI includes 0", r->p,
+			 r->alpha_look, 100 * (1 - r->alpha_look));
+	else
+		snprintf(r->reason, sizeof(r->reason),
+			 "p %.3g < %.3g but the medians differ by no more than the metric's resolution",
+			 r->p, r->alpha_look);
 }
 
 int verdict_compare_values(const double *ctrl, size_t n1, const double *var,
@@ -158,7 +248,7 @@ int verdict_compare_values(const double *ctrl, size_t n1, const double *var,
 {
 	struct stats_mwu mwu;
 	struct stats_ks ks;
-	double *dist;
+	double *dist, *all, q;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -168,6 +258,9 @@ int verdict_compare_values(const double *ctrl, size_t n1, const double *var,
 	r->n_ctrl = n1;
 	r->n_var = n2;
 	r->alpha = o->alpha;
+	r->looks = o->looks > 1 ? o->looks : 1;
+	r->alpha_look = look_alpha(o);
+	r->mde_source = "";
 	r->resamples = o->resamples;
 	r->ctrl_median = stats_median(ctrl, n1);
 	r->var_median = stats_median(var, n2);
@@ -181,8 +274,9 @@ int verdict_compare_values(const double *ctrl, size_t n1, const double *var,
 		return -ENOMEM;
 	r->ci_lo = stats_quantile_sorted(dist, o->resamples, 0.025);
 	r->ci_hi = stats_quantile_sorted(dist, o->resamples, 0.975);
-	r->dci_lo = stats_quantile_sorted(dist, o->resamples, o->alpha / 2);
-	r->dci_hi = stats_quantile_sorted(dist, o->resamples, 1 - o->alpha / 2);
+	r->dci_lo = stats_quantile_sorted(dist, o->resamples, r->alpha_look / 2);
+	r->dci_hi = stats_quantile_sorted(dist, o->resamples,
+					  1 - r->alpha_look / 2);
 	free(dist);
 	r->pooled_sd_pct = pooled_sd_pct(ctrl, n1, var, n2);
 	ret = stats_mwu(ctrl, n1, var, n2, &mwu);
@@ -192,30 +286,21 @@ int verdict_compare_values(const double *ctrl, size_t n1, const double *var,
 		return ret;
 	r->p_mwu = mwu.p;
 	r->p_ks = ks.p;
-	r->p = mwu.p < ks.p ? mwu.p : ks.p;
+	r->p = mwu.p;
+	r->level = mwu.exact ? stats_mwu_level(n1, n2, r->alpha_look) :
+			       r->alpha_look;
 	r->hedges_g = stats_hedges_g(ctrl, n1, var, n2);
 	r->cliffs_delta = stats_cliffs_delta(ctrl, n1, var, n2);
-	if (o->host_noise_pct > 0) {
-		r->mde_from_host = 1;
-		r->host_noise_pct = o->host_noise_pct;
-		r->noise_limit_pct = noise_limit(o->host_noise_pct,
-						 (double)n1 + n2 - 2, o->alpha);
-		r->mde_pct = stats_mde(o->host_noise_pct, n1, o->host_noise_pct,
-				       n2, o->alpha, o->power);
-	} else {
-		r->mde_pct = stats_mde(r->ctrl_sd_pct, n1, r->var_sd_pct, n2,
-				       o->alpha, o->power);
-	}
-	r->mde_pct *= MEDIAN_ARE_FACTOR;
-	decide(r);
+	all = malloc((n1 + n2) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, ctrl, n1 * sizeof(*all));
+	memcpy(all + n1, var, n2 * sizeof(*all));
+	q = fmax(o->resolution, decimal_quantum(all, n1 + n2));
+	free(all);
+	r->resolution_pct = r->ctrl_median ? 100 * q / fabs(r->ctrl_median) : 0;
+	decide(r, o);
 	return 0;
-}
-
-double verdict_mde(double noise_pct, size_t n1, size_t n2,
-		   const struct verdict_opts *o)
-{
-	return MEDIAN_ARE_FACTOR *
-	       stats_mde(noise_pct, n1, noise_pct, n2, o->alpha, o->power);
 }
 
 double verdict_run_mean(const struct verdict_run *run)
@@ -285,33 +370,68 @@ enum verdict_metric verdict_pick_metric(const struct verdict_run *ctrl,
 		       VERDICT_NS_PER_IO : VERDICT_IOPS;
 }
 
+/*
+ * IOPS quantum: per-second samples count whole batches, so their greatest
+ * common divisor (of the integral ones; 1 when some are not) is one batch
+ * per second.
+ */
+static double iops_quantum(const struct verdict_run *runs, size_t n)
+{
+	unsigned long long g = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t s = 0; s < runs[i].nsamples; s++) {
+			double v = runs[i].iops[s];
+			unsigned long long x, t;
+
+			if (!(v >= 1 && v < 1e15) || v != nearbyint(v))
+				return 1;
+			x = (unsigned long long)v;
+			while (x) {
+				t = g % x;
+				g = x;
+				x = t;
+			}
+		}
+	return g ? (double)g : 1;
+}
+
 int verdict_compare_runs(const struct verdict_run *ctrl, size_t n1,
 			 const struct verdict_run *var, size_t n2,
 			 const struct verdict_opts *o, struct verdict_result *r)
 {
-	enum verdict_metric m = VERDICT_IOPS;
+	struct verdict_opts oo = *o;
+	enum verdict_metric m;
 	double *a = NULL, *b = NULL;
 	size_t k1, k2;
 	int ret = -ENOMEM;
 
 	if (!n1 || !n2)
 		return -EINVAL;
-	if (all_have_ns(ctrl, n1) && all_have_ns(var, n2))
-		m = VERDICT_NS_PER_IO;
+	m = verdict_pick_metric(ctrl, n1, var, n2);
+	if (m == VERDICT_IOPS)
+		oo.resolution = fmax(o->resolution,
+				     fmax(iops_quantum(ctrl, n1),
+					  iops_quantum(var, n2)));
 	a = malloc(n1 * sizeof(*a));
 	b = malloc(n2 * sizeof(*b));
 	if (!a || !b)
 		goto out;
 	k1 = verdict_run_values(ctrl, n1, m, a);
 	k2 = verdict_run_values(var, n2, m, b);
-	if (k1 >= 2 && k2 >= 2) {
-		ret = verdict_compare_values(a, k1, b, k2, m, o, r);
+	ret = -EINVAL;
+	if ((k1 >= 2 && k2 >= 2) || (!o->allow_per_second && k1 && k2)) {
+		/* Experiments: runs are the unit, too few is inconclusive. */
+		ret = verdict_compare_values(a, k1, b, k2, m, &oo, r);
 		goto out;
 	}
-	/* Too few runs: fall back to per-second IOPS of the runs given. */
+	if (!o->allow_per_second)
+		goto out;
+	/* Imported logs with one run a side: per-second IOPS of those runs. */
 	free(a);
 	free(b);
 	b = NULL;
+	ret = -ENOMEM;
 	a = second_values(ctrl, n1, &k1);
 	if (a)
 		b = second_values(var, n2, &k2);
@@ -320,10 +440,12 @@ int verdict_compare_runs(const struct verdict_run *ctrl, size_t n1,
 	ret = -EINVAL;
 	if (!k1 || !k2)
 		goto out;
-	ret = verdict_compare_values(a, k1, b, k2, VERDICT_IOPS, o, r);
+	oo.looks = 1;
+	oo.more_runs = 0;
+	ret = verdict_compare_values(a, k1, b, k2, VERDICT_IOPS, &oo, r);
 	if (!ret) {
 		r->per_second = 1;
-		decide(r);
+		decide(r, &oo);
 	}
 out:
 	free(a);
@@ -350,16 +472,29 @@ static void fmt_pct(char *buf, size_t len, double x)
 void verdict_summary(const struct verdict_result *r, char *buf, size_t len)
 {
 	const char *unit = r->per_second ? "seconds" : "runs";
-	char mde[32];
+	char mde[48] = "no noise estimate", n[48];
 
-	fmt_pct(mde, sizeof(mde), r->mde_pct);
+	if (r->n_ctrl == 1 && r->n_var == 1)
+		unit = r->per_second ? "second" : "run";
+
 	if (r->n_ctrl == r->n_var)
-		snprintf(buf, len, "%s (MDE %s %% at %zu %s)",
-			 verdict_kind_str(r->kind), mde, r->n_var, unit);
+		snprintf(n, sizeof(n), "%zu %s", r->n_var, unit);
 	else
-		snprintf(buf, len, "%s (MDE %s %% at %zu/%zu %s)",
-			 verdict_kind_str(r->kind), mde, r->n_ctrl, r->n_var,
-			 unit);
+		snprintf(n, sizeof(n), "%zu/%zu %s", r->n_ctrl, r->n_var, unit);
+	if (r->no_noise) {
+		snprintf(buf, len, "%s (no noise estimate, %s)",
+			 verdict_kind_str(r->kind), n);
+		return;
+	}
+	if (isfinite(r->mde_pct)) {
+		fmt_pct(mde + 4, sizeof(mde) - 4, r->mde_pct);
+		memcpy(mde, "MDE ", 4);
+		strcat(mde, " %");
+	} else {
+		snprintf(mde, sizeof(mde), "MDE unknown");
+	}
+	snprintf(buf, len, "%s (%s at %s%s)", verdict_kind_str(r->kind), mde, n,
+		 r->per_second ? " of one boot a side" : "");
 }
 
 /* ---- LKP table -------------------------------------------------------------- */
@@ -521,7 +656,7 @@ char *verdict_text(const struct verdict_result *r, const char *ctrl_name,
 		   const char *var_name, const struct verdict_row *rows,
 		   size_t nrows)
 {
-	char *buf = NULL, sum[128], d[32], lo[32], hi[32], mde[32];
+	char *buf = NULL, sum[160], d[32], lo[32], hi[32], mde[32];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
@@ -539,15 +674,18 @@ char *verdict_text(const struct verdict_result *r, const char *ctrl_name,
 	snprintf(hi, sizeof(hi), "%+.3f", r->ci_hi);
 	fmt_pct(mde, sizeof(mde), r->mde_pct);
 	fprintf(f, "\n%s: %s %s\n", var_name, verdict_metric_str(r->metric), sum);
-	fprintf(f, "  delta of medians %s %% (95 %% CI %s .. %s, %d resamples), p %.3g (MWU %.3g, KS %.3g), Hedges g %.2f, Cliff's delta %.2f\n",
-		d, lo, hi, r->resamples, r->p, r->p_mwu, r->p_ks, r->hedges_g,
+	fprintf(f, "  delta of medians %s %% (95 %% CI %s .. %s, %d resamples), p %.3g (exact MWU; KS %.3g shown, not decided on), Hedges g %.2f, Cliff's delta %.2f\n",
+		d, lo, hi, r->resamples, r->p, r->p_ks, r->hedges_g,
 		r->cliffs_delta);
-	fprintf(f, "  MDE %s %% from %s; %s\n", mde,
-		r->mde_from_host ? "the host's A/A calibration" :
-				   "this comparison's own noise (host not calibrated)",
-		r->reason);
+	fprintf(f, "  test at %.3g (alpha %g over %d planned looks), real level %.3g\n",
+		r->alpha_look, r->alpha, r->looks, r->level);
+	if (isfinite(r->mde_pct))
+		fprintf(f, "  MDE %s %% from %s (sigma %.3g %%); %s\n", mde,
+			r->mde_source, r->sigma_pct, r->reason);
+	else
+		fprintf(f, "  %s\n", r->reason);
 	if (r->per_second)
-		fprintf(f, "  note: fewer than 2 runs per side, so the unit is the second; seconds of one boot are not independent, this speaks for these runs only\n");
+		fprintf(f, "  note: one run a side, so the unit is the second; seconds of one boot are not independent, this speaks for these two boots only and never raises an alert\n");
 	fclose(f);
 	return buf;
 }
@@ -559,31 +697,44 @@ static json_t *num(double v)
 
 json_t *verdict_json(const struct verdict_result *r)
 {
-	char sum[128];
+	char sum[160];
+	json_t *j;
 
 	verdict_summary(r, sum, sizeof(sum));
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:f, s:i, s:s}",
-			 "verdict", verdict_kind_str(r->kind),
-			 "summary", sum,
-			 "metric", verdict_metric_str(r->metric),
-			 "unit", r->per_second ? "second" : "run",
-			 "n_control", (json_int_t)r->n_ctrl,
-			 "n_variant", (json_int_t)r->n_var,
-			 "control_median", num(r->ctrl_median),
-			 "variant_median", num(r->var_median),
-			 "control_sd_pct", num(r->ctrl_sd_pct),
-			 "variant_sd_pct", num(r->var_sd_pct),
-			 "delta_pct", num(r->delta_pct),
-			 "ci_low", num(r->ci_lo),
-			 "ci_high", num(r->ci_hi),
-			 "p", num(r->p),
-			 "p_mwu", num(r->p_mwu),
-			 "p_ks", num(r->p_ks),
-			 "hedges_g", num(r->hedges_g),
-			 "cliffs_delta", num(r->cliffs_delta),
-			 "mde_pct", num(r->mde_pct),
-			 "mde_from_host", r->mde_from_host,
-			 "alpha", r->alpha,
-			 "resamples", r->resamples,
-			 "reason", r->reason);
+	j = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:f, s:i, s:s}",
+		      "verdict", verdict_kind_str(r->kind),
+		      "summary", sum,
+		      "metric", verdict_metric_str(r->metric),
+		      "unit", r->per_second ? "second" : "run",
+		      "n_control", (json_int_t)r->n_ctrl,
+		      "n_variant", (json_int_t)r->n_var,
+		      "control_median", num(r->ctrl_median),
+		      "variant_median", num(r->var_median),
+		      "control_sd_pct", num(r->ctrl_sd_pct),
+		      "variant_sd_pct", num(r->var_sd_pct),
+		      "delta_pct", num(r->delta_pct),
+		      "ci_low", num(r->ci_lo),
+		      "ci_high", num(r->ci_hi),
+		      "p", num(r->p),
+		      "p_mwu", num(r->p_mwu),
+		      "p_ks", num(r->p_ks),
+		      "hedges_g", num(r->hedges_g),
+		      "cliffs_delta", num(r->cliffs_delta),
+		      "mde_pct", num(r->mde_pct),
+		      "mde_from_host", r->mde_from_host,
+		      "alpha", r->alpha,
+		      "resamples", r->resamples,
+		      "reason", r->reason);
+	if (!j)
+		return NULL;
+	/* Added fields (issue 17); readers of the older shape ignore them. */
+	json_object_set_new(j, "alpha_look", num(r->alpha_look));
+	json_object_set_new(j, "looks", json_integer(r->looks));
+	json_object_set_new(j, "level", num(r->level));
+	json_object_set_new(j, "sigma_pct", num(r->sigma_pct));
+	json_object_set_new(j, "resolution_pct", num(r->resolution_pct));
+	json_object_set_new(j, "no_noise_estimate", json_boolean(r->no_noise));
+	json_object_set_new(j, "mde_source", json_string(r->mde_source ?
+							  r->mde_source : ""));
+	return j;
 }

@@ -9,23 +9,28 @@
  * bootstrap 95 % CI of that delta over runs; Mann-Whitney U and KS
  * p-values, combined as their minimum (like Pinpoint); effect sizes.
  *
- * When a side has fewer than two runs (e.g. two imported logs) the
- * per-second samples become the unit and the result says so: seconds of
- * one boot are not independent of each other, so such a verdict speaks
- * about that pair of runs only.
+ * Experiments need at least VERDICT_MIN_RUNS runs a side for a verdict;
+ * fewer is inconclusive and more runs get planned. Only imported logs
+ * (verdict_opts.allow_per_second, `perflab compare`) with fewer than two
+ * runs a side fall back to per-second samples, and the text says so:
+ * seconds of one boot are not independent, such a verdict speaks about
+ * that pair of boots only and never alerts.
  *
- * Verdict, with alpha = 0.01 and the MDE at 80 % power:
- *   - fewer units than the tests need to reach p < alpha: inconclusive;
- *   - p < alpha and the (1 - alpha) bootstrap CI excludes 0: regression
- *     or improvement (both conditions keep the A/A false-alarm rate
- *     under alpha although p is the minimum of two tests);
- *   - otherwise no change, unless this experiment was noisier than the
- *     MDE assumes: with a host calibration, its pooled run sd exceeds
- *     the calibrated one (chi-square test at alpha); without one, the
- *     95 % CI half-width exceeds the MDE. Then inconclusive, and more
- *     runs may be scheduled.
- * The MDE comes from the host's calibrated noise (A/A runs) when given,
- * else from the noise measured in this comparison.
+ * Verdict at alpha = 0.01 spread over the experiment's planned looks
+ * (alpha / looks at each, Bonferroni), MDE at 80 % power:
+ *   - fewer than 5 runs a side, or too few for the exact MWU to reach
+ *     this look's level: inconclusive;
+ *   - exact MWU p < alpha / looks, the (1 - alpha / looks) bootstrap CI
+ *     excludes 0 and the medians differ by more than the metric's
+ *     resolution: regression or improvement. KS is reported, not decided
+ *     on, so the rule's level is the MWU's (stats_mwu_level());
+ *   - otherwise no change with the MDE of sigma = max(host calibration,
+ *     pooled run sd, resolution). When the runs are noisier than the
+ *     calibration (chi-square test at alpha) and more runs can come:
+ *     inconclusive; at the last look, sigma is the 90 % upper confidence
+ *     bound of this experiment's own sd. Without a calibration, sigma is
+ *     that upper bound; with no calibration and identical runs there is
+ *     no noise estimate: inconclusive.
  */
 #ifndef PERFLAB_VERDICT_H
 #define PERFLAB_VERDICT_H
@@ -63,7 +68,14 @@ struct verdict_opts {
 	uint64_t seed;
 	double host_noise_pct;	/* calibrated sd of run values, % (0: none) */
 	int host_noise_runs;	/* runs the calibration used */
+	int looks;		/* planned looks, >= 1: each tests at alpha/looks */
+	int more_runs;		/* 1: more runs can still be planned */
+	int allow_per_second;	/* 1: < 2 runs a side compares seconds (logs) */
+	double resolution;	/* metric quantum in its unit (0: from the data) */
 };
+
+/* Fewest runs a side for a verdict other than inconclusive. */
+#define VERDICT_MIN_RUNS 5
 
 void verdict_opts_default(struct verdict_opts *o);
 
@@ -84,8 +96,15 @@ struct verdict_result {
 	double pooled_sd_pct;		/* this comparison's pooled sd */
 	double noise_limit_pct;		/* largest pooled sd consistent with it */
 	double alpha;
+	double alpha_look;		/* alpha / looks: this look's test level */
+	double level;			/* null probability of the MWU rule */
+	int looks;
+	double sigma_pct;		/* sd behind the MDE */
+	double resolution_pct;		/* metric quantum, % of the control */
+	int no_noise;			/* no calibration and no observed noise */
+	const char *mde_source;
 	int resamples;
-	char reason[200];
+	char reason[240];
 };
 
 const char *verdict_kind_str(enum verdict_kind k);
@@ -156,8 +175,9 @@ size_t verdict_symbol_rows(const struct verdict_sym *a, size_t na, double ta,
 
 /*
  * MDE (in %) the verdict reports for a per-run noise sd of @noise_pct and
- * n1/n2 runs: the two-sided alpha / power z formula times sqrt(pi/2) for
- * the median (see verdict.c).
+ * n1/n2 runs at one of @o->looks looks: the two-sided (alpha / looks) and
+ * power quantiles of Student's t with n1 + n2 - 2 df times sqrt(pi/2)
+ * for the median (see verdict.c). NAN for fewer than 2 runs a side.
  */
 double verdict_mde(double noise_pct, size_t n1, size_t n2,
 		   const struct verdict_opts *o);

@@ -8,7 +8,11 @@
  * noise (close to the planted 0.1 %) which later comparisons report as
  * their MDE source; a canary ladder (N = 0..256, 5 runs each) stores a
  * fit with the planted slope and R^2 >= 0.99, its N=64 step a regression;
- * 3 runs a side are inconclusive and plan 3 more rounds up to the cap.
+ * 3 runs a side are inconclusive and plan 3 more rounds up to the cap;
+ * one 7-second boot a side 5 % apart (runs 1, max_runs 2: the per-second
+ * samples would say "regression") is inconclusive with the run as the
+ * unit, plans the second round, and after it stays inconclusive for good
+ * (fewer than 5 runs a side) with no alert.
  */
 #include <math.h>
 #include <stdio.h>
@@ -125,6 +129,35 @@ int main(void)
 			     " WHERE id = ?", 1, e) == 1, "experiment running again");
 		CHECK(db_int(db, 0, "SELECT count(*) FROM alerts WHERE experiment_id = ?",
 			     1, e) == 0, "no alert before the final verdict");
+	}
+	/* One boot a side never gives a final verdict or an alert. */
+	{
+		int64_t e = experiment(db, "explicit", 1), a, b;
+
+		exec(db, "UPDATE experiments SET max_runs = 2 WHERE id = last_insert_rowid()");
+		a = variant(db, e, 0, "a", "");
+		b = variant(db, e, 1, "b", "");
+		run(db, e, a, 0, 3.5e6, 0.1, 0);
+		run(db, e, b, 0, 3.5e6 * 0.95, 0.1, 0);
+		CHECK(analysis_experiment_done(db, e) == 0, "analysis failed");
+		printf("1 run: %s\n", verdict_of(db, b, buf, sizeof(buf)));
+		CHECK(!strncmp(buf, "inconclusive|", 13), "1 run: %s", buf);
+		CHECK(db_int(db, 0, "SELECT count(*) FROM comparisons WHERE"
+			     " variant_id = ? AND json_extract(result, '$.unit') = 'run'",
+			     1, b) == 1, "unit is not the run");
+		CHECK(db_int(db, 0, "SELECT count(*) FROM jobs WHERE experiment_id = ?"
+			     " AND state = 'queued'", 1, e) == 2, "second round planned");
+		exec(db, "DELETE FROM jobs WHERE state = 'queued'");
+		run(db, e, a, 1, 3.5e6, 0.1, 0);
+		run(db, e, b, 1, 3.5e6 * 0.95, 0.1, 0);
+		exec(db, "UPDATE experiments SET state = 'done' WHERE id = (SELECT max(id) FROM experiments)");
+		CHECK(analysis_experiment_done(db, e) == 0, "analysis failed");
+		printf("2 runs, final: %s\n", verdict_of(db, b, buf, sizeof(buf)));
+		CHECK(!strncmp(buf, "inconclusive|", 13), "2 runs: %s", buf);
+		CHECK(db_int(db, 0, "SELECT count(*) FROM jobs WHERE experiment_id = ?"
+			     " AND state = 'queued'", 1, e) == 0, "runs beyond max_runs");
+		CHECK(db_int(db, 0, "SELECT count(*) FROM alerts WHERE experiment_id = ?",
+			     1, e) == 0, "alert on one boot a side");
 	}
 	sqlite3_close(db);
 	unlink(path);

@@ -89,6 +89,19 @@ int main(void)
 	free(out);
 	json_decref(exp);
 
+	/* identical runs, no calibration: no MDE, not "MDE 0.00%" */
+	exp = json_pack("{s:[{s:s,s:s,s:s,s:f,s:n,s:b,s:i}]}",
+			"comparison", "variant", "tag", "control", "base",
+			"verdict", "inconclusive", "delta_pct", 0.0,
+			"mde_pct", "no_noise_estimate", 1, "runs", 5);
+	out = render(render_verdicts, exp);
+	CHECK(strstr(out, "tag: inconclusive  +0.000%  (no noise estimate)") != NULL);
+	CHECK(strstr(out, "MDE") == NULL);
+	if (fails)
+		fputs(out, stderr);
+	free(out);
+	json_decref(exp);
+
 	if (fails)
 		return 1;
 	printf("ok\n");

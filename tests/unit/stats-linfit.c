@@ -3,8 +3,13 @@
  * Description: the dose-response ladder fit recovers a known slope:
  * generated per-IO cost deltas for canary N = 0,1,2,4,8,16,64,256 with a
  * known cost per unit and noise give the slope within 3 standard errors
- * and R^2 >= 0.99; an exact line gives R^2 = 1; pure noise gives R^2 ~ 0;
- * the MDE formula matches its closed form.
+ * and R^2 >= 0.99; the share of fits within 1 and 2 standard errors
+ * matches Student's t with 38 df (0.676 and 0.947, by numerical
+ * integration of the t density: 200 fits, 3-sigma binomial bands), so a
+ * standard error that is too large or too small fails; a small data set
+ * matches its hand-computed least squares (slope 4/5, intercept 3/5,
+ * R^2 16/25, se sqrt(0.12)); an exact line gives R^2 = 1; pure noise
+ * gives R^2 ~ 0; the MDE formula matches its closed form.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +24,7 @@ int main(void)
 	double x[8 * 5], y[8 * 5], mde;
 	struct stats_linfit f;
 	struct stats_rng rng;
-	int n = 0, within = 0;
+	int n = 0, within = 0, within1 = 0;
 
 	/* Many ladders: the slope estimate is unbiased and calibrated. */
 	stats_rng_seed(&rng, 2024);
@@ -37,14 +42,29 @@ int main(void)
 			break;
 		}
 		within += fabs(f.slope - slope) <= 2 * f.slope_se;
+		within1 += fabs(f.slope - slope) <= f.slope_se;
 		CHECK(fabs(f.slope - slope) < 4.5 * f.slope_se + 1e-12,
 		      "slope %.6f vs %.6f (se %.6f)", f.slope, slope, f.slope_se);
 		CHECK(f.r2 >= 0.99, "r2 %.5f", f.r2);
 	}
-	/* About 95 % of fits within 2 se. */
-	CHECK(within >= 180 && within <= 200, "%d/200 within 2 se", within);
-	printf("ladder: last slope %.6f (true %.6f, se %.2g), R2 %.5f, %d/200 within 2 se\n",
-	       f.slope, slope, f.slope_se, f.r2, within);
+	/* P(|t_38| <= 2) = 0.9473: 189.5 +- 3 x 3.16 of 200 fits. */
+	CHECK(within >= 180 && within <= 199, "%d/200 within 2 se", within);
+	/* P(|t_38| <= 1) = 0.6764: 135.3 +- 3 x 6.62. */
+	CHECK(within1 >= 116 && within1 <= 155, "%d/200 within 1 se", within1);
+	/* x = 1..5, y = 1 3 2 5 4: Sxx 10, Sxy 8, Syy 10, SSE 18/5. */
+	{
+		const double hx[5] = { 1, 2, 3, 4, 5 }, hy[5] = { 1, 3, 2, 5, 4 };
+
+		CHECK(stats_linfit(hx, hy, 5, &f) == 0 &&
+			      fabs(f.slope - 0.8) < 1e-12 &&
+			      fabs(f.intercept - 0.6) < 1e-12 &&
+			      fabs(f.r2 - 0.64) < 1e-12 &&
+			      fabs(f.slope_se - sqrt(0.12)) < 1e-12,
+		      "hand example: slope %g intercept %g r2 %g se %g", f.slope,
+		      f.intercept, f.r2, f.slope_se);
+	}
+	printf("ladder: %d/200 fits within 1 se, %d/200 within 2 se\n", within1,
+	       within);
 
 	/* Exact line. */
 	for (int i = 0; i < 8; i++) {

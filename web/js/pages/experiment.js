@@ -174,7 +174,7 @@ export function verdictPanel(e) {
 				h('div', null, h('span', { class: 'lbl' }, 'verdict'), verdictBadge(c.verdict)),
 				h('div', null, h('span', { class: 'lbl' }, 'Δ ' + metricName(c.metric) + (c.unit === 'second' ? ' (median of seconds)' : ' (median of run means)')), h('span', { class: 'big ' + deltaClass(c) }, fmt.spct(c.delta))),
 				h('div', null, h('span', { class: 'lbl' }, '95 % CI of Δ (bootstrap over ' + (c.unit === 'second' ? 'seconds' : 'runs') + ')'), h('span', { class: 'big' }, '[' + fmt.spct(c.ciLow) + ', ' + fmt.spct(c.ciHigh) + ']')),
-				h('div', null, h('span', { class: 'lbl' }, 'MDE (minimum detectable effect)'), h('span', { class: 'big' }, c.mde !== null ? '±' + fmt.pct(c.mde) : '–'),
+				h('div', null, h('span', { class: 'lbl' }, 'MDE (minimum detectable effect)'), h('span', { class: 'big' }, c.noNoise ? 'no noise estimate' : c.mde !== null ? '±' + fmt.pct(c.mde) : '–'),
 					c.runs !== null ? h('span', { class: 'muted' }, ' at ' + c.runs + (c.unit === 'second' ? ' seconds' : ' runs')) : null),
 				h('div', null, h('span', { class: 'lbl' }, 'p-value (Mann-Whitney U)'), h('span', { class: 'big' }, c.p !== null ? c.p.toPrecision(2) : '–')),
 				c.baseMean !== null && c.newMean !== null ? h('div', null, h('span', { class: 'lbl' }, (c.unit === 'second' ? 'median, ' : 'median of run means, ') + (c.control || 'control') + ' → ' + name),
@@ -194,7 +194,8 @@ function deltaClass(c) {
 }
 function sentence(c) {
 	const d = c.delta !== null ? fmt.spct(c.delta) : 'an unknown change';
-	const mde = c.mde !== null ? ' The smallest change this host can resolve at this run count is ' + fmt.pct(c.mde) + '.' : '';
+	const mde = c.noNoise ? ' No noise estimate: the runs were identical and the host has no A/A calibration, so no resolution can be claimed.'
+		: c.mde !== null ? ' The smallest change this host can resolve at this run count is ' + fmt.pct(c.mde) + '.' : '';
 	switch (c.verdict) {
 	case 'no change': return 'No change: ' + d + ' is within run-to-run noise.' + mde;
 	case 'regression': return 'Regression: ' + d + ' in ' + metricName(c.metric) + ', beyond noise.' + mde;
