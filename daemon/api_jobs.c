@@ -213,7 +213,7 @@ int api_job_heartbeat(struct http_req *req, struct http_resp *resp)
 int api_job_result(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
-		"timings", NULL };
+		"timings", "boot", NULL };
 	struct jobs_deferred d = { 0, 0 };
 	char err[512];
 	struct jobs_ctx c;

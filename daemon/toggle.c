@@ -8,81 +8,16 @@
 #include "daemon/db.h"
 #include "daemon/http.h"
 #include "daemon/toggle.h"
-
-static bool path_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || strchr("_.:/-", c);
-}
-
-int toggle_path_check(const char *path, char *err, size_t errlen)
-{
-	size_t n = strlen(path);
-	const char *c;
-
-	if (n == 0 || n > TOGGLE_PATH_MAX) {
-		snprintf(err, errlen, "a setting path is 1 to %d characters",
-			 TOGGLE_PATH_MAX);
-		return -1;
-	}
-	/* Runtime settings only: no device nodes, no files of the host. */
-	if (strncmp(path, "/proc/sys/", 10) && strncmp(path, "/sys/", 5)) {
-		snprintf(err, errlen, "setting '%.64s': only /proc/sys/ and /sys/"
-			 " paths are runtime settings", path);
-		return -1;
-	}
-	for (c = path; *c; c++) {
-		if (!path_char(*c)) {
-			snprintf(err, errlen, "setting '%.64s': character 0x%02x"
-				 " is not allowed in a path", path,
-				 (unsigned char)*c);
-			return -1;
-		}
-	}
-	/* Components: none empty (//, trailing /), none "." or "..". */
-	for (c = path + 1; *c; ) {
-		size_t len = strcspn(c, "/");
-
-		if (len == 0 || (len == 1 && c[0] == '.') ||
-		    (len == 2 && c[0] == '.' && c[1] == '.')) {
-			snprintf(err, errlen, "setting '%.64s': empty, '.' or"
-				 " '..' path component", path);
-			return -1;
-		}
-		c += len;
-		if (*c == '/')
-			c++;
-		if (*c == '\0' && c[-1] == '/') {
-			snprintf(err, errlen, "setting '%.64s': a path may not"
-				 " end in '/'", path);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int toggle_value_check(const char *value, char *err, size_t errlen)
-{
-	size_t n = strlen(value);
-
-	if (n == 0 || n > TOGGLE_VALUE_MAX ||
-	    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		   "0123456789_.,:+-") != n) {
-		snprintf(err, errlen, "setting value '%.64s': 1 to %d characters"
-			 " of [A-Za-z0-9_.,:+-]", value, TOGGLE_VALUE_MAX);
-		return -1;
-	}
-	return 0;
-}
+#include "rtsetting.h"
 
 int toggle_pattern_check(const char *pattern, char *err, size_t errlen)
 {
-	char p[TOGGLE_PATH_MAX + 2];
+	char p[RTSETTING_PATH_MAX + 2];
 	size_t n = strlen(pattern);
 
-	if (n == 0 || n > TOGGLE_PATH_MAX) {
+	if (n == 0 || n > RTSETTING_PATH_MAX) {
 		snprintf(err, errlen, "'pattern' must be 1 to %d characters",
-			 TOGGLE_PATH_MAX);
+			 RTSETTING_PATH_MAX);
 		return -1;
 	}
 	snprintf(p, sizeof(p), "%s", pattern);
@@ -95,7 +30,7 @@ int toggle_pattern_check(const char *pattern, char *err, size_t errlen)
 	/* A prefix such as /sys/module/x/parameters/ is checked as its dir. */
 	if (n > 1 && p[strlen(p) - 1] == '/')
 		p[strlen(p) - 1] = '\0';
-	return toggle_path_check(p, err, errlen);
+	return rtsetting_path_check(p, err, errlen);
 }
 
 static bool pattern_match(const char *pattern, const char *path)
@@ -135,9 +70,9 @@ int toggle_settings_check(sqlite3 *db, const struct trust_who *who,
 			 " value strings");
 		return 400;
 	}
-	if (json_object_size(settings) > TOGGLE_MAX_SETTINGS) {
+	if (json_object_size(settings) > RTSETTING_MAX) {
 		snprintf(err, errlen, "at most %d settings per variant",
-			 TOGGLE_MAX_SETTINGS);
+			 RTSETTING_MAX);
 		return 400;
 	}
 	json_object_foreach((json_t *)settings, path, v) {
@@ -146,8 +81,8 @@ int toggle_settings_check(sqlite3 *db, const struct trust_who *who,
 				 " a string", path);
 			return 400;
 		}
-		if (toggle_path_check(path, err, errlen) ||
-		    toggle_value_check(json_string_value(v), err, errlen))
+		if (rtsetting_path_check(path, err, errlen) ||
+		    rtsetting_value_check(json_string_value(v), err, errlen))
 			return 400;
 		if (who->role == ROLE_ADMIN)
 			continue;

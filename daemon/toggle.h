@@ -18,26 +18,14 @@
 
 #include "daemon/planner.h"
 #include "daemon/trust.h"
+#include "rtsetting.h"
 
-/* Settings per variant, and the bounds of a path and of a value. */
-#define TOGGLE_MAX_SETTINGS 8
-#define TOGGLE_PATH_MAX 200
-#define TOGGLE_VALUE_MAX 64
-
-/*
- * A path the runner may write: /proc/sys/... or /sys/..., of
- * [A-Za-z0-9_.:/-], no "." or ".." component, no empty component.
- * 0 ok, -1 with the reason in @err.
- */
-int toggle_path_check(const char *path, char *err, size_t errlen);
-/* A value: 1-64 characters of [A-Za-z0-9_.,:+-]. 0 ok, -1 with @err. */
-int toggle_value_check(const char *value, char *err, size_t errlen);
 /* An allowlist pattern: a valid path, optionally ending in '*'. */
 int toggle_pattern_check(const char *pattern, char *err, size_t errlen);
 
 /*
  * Check variant @name's "settings" object @settings (may be NULL: none)
- * for @who: path and value rules, at most TOGGLE_MAX_SETTINGS, and for
+ * for @who: path and value rules, at most RTSETTING_MAX, and for
  * non-admin keys every path in setting_allowlist. Returns 0, or the HTTP
  * status (400, 403) with the reason in @err; -1 on a database error.
  */
