@@ -133,7 +133,17 @@ void toggle_unfinished(const struct job *j, int i, const char *buf,
 
 	if (r) {
 		const char *nl = memchr(r, '\n', buf + len - r);
-		int n = (int)((nl ? nl : buf + len) - r);
+		const char *e = nl ? nl : buf + len;
+		int n;
+
+		/* The guest's words after "MARKER job=N ", without the tty's \r. */
+		r += strlen(SERIAL_REFUSED);
+		r += strspn(r, " ");
+		r += strcspn(r, " ");
+		r += strspn(r, " ");
+		while (e > r && (e[-1] == '\r' || e[-1] == ' '))
+			e--;
+		n = (int)(e - r);
 
 		outcome_fail(o, "setting", rutil_strdupf(
 			"variant '%s': the kernel refused a setting: %.*s",
