@@ -551,9 +551,11 @@ int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,
 	state = release(db, c, &j, "failed", reason, log, retry, now);
 	if (!state)
 		goto out;
-	if (!retry && fail_variant(db, &j, reason, log, now))
-		goto out;
+	/* The boot's other jobs first: those of a failing variant are then
+	 * queued and cancelled with it, not handed to the next boot. */
 	if (release_boot(db, c, &j, reason, now))
+		goto out;
+	if (!retry && fail_variant(db, &j, reason, log, now))
 		goto out;
 	settled = jobs_settle_experiment(db, j.exp, now);
 	if (settled < 0)

@@ -84,19 +84,22 @@ up() { # up INDEX POS: upload the boot's run INDEX
 }
 up 0 0; expect_status 201 "run 1"
 up 0 0; expect_status 200 "run 1 again: the same stored run"
-up 1 1; expect_status 201 "run 2"
-check "$(sql "SELECT count(*) FROM runs WHERE experiment_id = $id")" -eq 2 "2 runs stored once each"
-# Run 3 (B): the kernel refused its setting.
+check "$(sql "SELECT count(*) FROM runs WHERE experiment_id = $id")" -eq 1 "run 1 stored once"
+# Run 2 (B): the kernel refused its setting. Run 3 is B too, run 4 A.
+j2=$(jq -r '.toggle.runs[1].job_id' <<<"$job")
+l2=$(jq -r '.toggle.runs[1].lease' <<<"$job")
 j3=$(jq -r '.toggle.runs[2].job_id' <<<"$job")
-l3=$(jq -r '.toggle.runs[2].lease' <<<"$job")
-api POST "/api/v1/jobs/$j3/fail" "$R1" "{\"lease\":\"$l3\",\"reason\":\"setting\",\"log\":\"variant 'B': the kernel refused a setting: $P: writing '8' failed: Invalid argument\"}" >/dev/null
+api POST "/api/v1/jobs/$j2/fail" "$R1" "{\"lease\":\"$l2\",\"reason\":\"setting\",\"log\":\"variant 'B': the kernel refused a setting: $P: writing '8' failed: Invalid argument\"}" >/dev/null
 expect_status 200 "fail with reason setting"
 exp=$(api GET "/api/v1/experiments/$id" "$SUB")
 check "$(jq -r '.variants[1].state' <<<"$exp")" = failed "variant B failed"
 grep -q "Invalid argument" <<<"$(jq -r '.variants[1].failure_log' <<<"$exp")" || fail "the kernel's words in the variant"
 check "$(sql "SELECT state FROM jobs WHERE id = $last_job")" = queued "the boot's last run (A) back in the queue"
-check "$(jq '[.runs[] | select(.boot_id == "boot-one")] | length' <<<"$exp")" -eq 2 "boot id per run"
-check "$(jq -r '.runs[1].boot_pos' <<<"$exp")" -eq 1 "position per run"
+check "$(sql "SELECT state FROM jobs WHERE id = $j3")" = cancelled "the boot's other B run cancelled with its variant, not requeued"
+check "$(sql "SELECT count(*) FROM jobs j JOIN variants v ON v.id = j.variant_id WHERE j.experiment_id = $id AND v.name = 'B' AND j.state = 'queued'")" -eq 0 \
+	"no job of the failed variant left to hand out"
+check "$(jq '[.runs[] | select(.boot_id == "boot-one")] | length' <<<"$exp")" -eq 1 "boot id per run"
+check "$(jq -r '.runs[0].boot_pos' <<<"$exp")" -eq 0 "position per run"
 api POST "/api/v1/jobs/$last_job/heartbeat" "$R1" "{\"lease\":\"$last_lease\"}" >/dev/null
 expect_status 409 "the released lease is gone"
 
