@@ -28,7 +28,7 @@ LINUX_SRC   := $(B)/linux-source-6.1
 
 .PHONY: all deps test run bench clean static-bench fuzz soak check-asan format
 
-all: $(B)/perflabd $(B)/perflab-runner $(B)/perflab $(B)/perflab-bench $(B)/perflab-bench-static tests
+all: $(B)/perflabd $(B)/perflab-runner $(B)/perflab $(B)/perflab-bench $(B)/perflab-bench-static $(B)/perflab-insn.so tests
 
 deps:
 	@scripts/deps.sh
@@ -93,6 +93,13 @@ $(B)/perflab-bench: $(B)/obj/runners/bench/perflab-bench.o $(B)/libbench.a
 static-bench: $(B)/perflab-bench-static
 $(B)/perflab-bench-static: $(B)/obj/runners/bench/perflab-bench.o $(B)/libbench.a
 	$(CC) -static $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) -lz
+
+# QEMU TCG plugin of the qemu-icount tier (exact instruction profiles).
+# qemu-plugin.h comes from the installed QEMU's source package (make deps):
+# the plugin API version must match the QEMU that loads it.
+QEMU_PLUGIN_H := $(B)/src/qemu/qemu-plugin.h
+$(B)/perflab-insn.so: runners/insn-plugin/insn_count.c runners/bench/insn_marker.h $(QEMU_PLUGIN_H)
+	$(CC) $(CFLAGS) -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) -o $@ $<
 
 # ---- tests ---------------------------------------------------------------
 # tests/unit/NAME.c -> build/tests/unit/NAME, linked against every library.
@@ -173,7 +180,7 @@ bench: all
 clean:
 	rm -rf $(B)/obj $(B)/gen $(B)/tests $(B)/*.a $(B)/perflabd \
 		$(B)/perflab-runner $(B)/perflab $(B)/perflab-bench \
-		$(B)/perflab-bench-static
+		$(B)/perflab-bench-static $(B)/perflab-insn.so
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

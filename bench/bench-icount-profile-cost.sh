@@ -24,7 +24,7 @@ trap 'rm -rf "$w"' EXIT
 run() { # profile(true|false) -> prints ns/IO
 	local d
 	d=$(mktemp -d "$w/run.XXXX")
-	"$R" try --backend qemu-icount --bench-static "$S" --workdir "$d" \
+	"$R" try --backend qemu-icount --insn-plugin none --bench-static "$S" --workdir "$d" \
 		--kcache "$KCACHE" --runs 1 --bench-params \
 		"{\"runtime\":30,\"warmup\":1,\"target\":\"nullb\",\"ios\":$IOS,\"profile\":$1}" \
 		>"$d/out" 2>"$d/err" || { tail -5 "$d/out" "$d/err" >&2; exit 1; }

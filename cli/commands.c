@@ -26,8 +26,9 @@ const struct cli_command cli_commands[] = {
 	{ "watch", cmd_watch, "ID [--fail-on-regression] [--interval S]",
 	  "progress until the experiment ends, then the verdict table; follows\n"
 	  "      /api/v1/events, polls every S seconds (2) without it" },
-	{ "perf-diff", cmd_perf_diff, "ID [--variant V]",
-	  "perf diff of a variant against the control (text)" },
+	{ "perf-diff", cmd_perf_diff, "ID [--variant V] [--kind samples|instructions]",
+	  "perf diff of a variant against the control (text); instructions per\n"
+	  "      IO per symbol when the runs have exact profiles" },
 	{ "compare", cmd_compare, "[NAME=]LOG [NAME=]LOG... [--json]",
 	  "compare t/io_uring, perflab-bench or fio logs; the first is the control,\n"
 	  "      logs given the same NAME are runs of one variant" },
@@ -199,21 +200,27 @@ int cmd_perf_diff(const struct client *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "variant", required_argument, NULL, 'v' },
+		{ "kind", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char path[1024], q[512] = "";
-	const char *variant = NULL;
+	const char *variant = NULL, *kind = NULL;
 	long long id;
 	char *text;
 	int o;
 
 	optind = 0;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "v:", opts, NULL)) != -1) {
-		if (o != 'v')
-			return cli_usage_error("perf-diff: bad option '%s'",
-					       argv[optind - 1]);
-		variant = optarg;
+	while ((o = getopt_long(argc, argv, "v:k:", opts, NULL)) != -1) {
+		if (o == 'v')
+			variant = optarg;
+		else if (o == 'k' && (!strcmp(optarg, "samples") ||
+				      !strcmp(optarg, "instructions")))
+			kind = optarg;
+		else
+			return cli_usage_error(
+				"perf-diff: bad option '%s' (--kind is samples or instructions)",
+				argv[optind - 1]);
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("perf-diff: expected one experiment id");
@@ -222,7 +229,8 @@ int cmd_perf_diff(const struct client *c, int argc, char **argv)
 		return cli_usage_error("'%s' is not an experiment id",
 				       argv[optind]);
 	if (cli_query_add(q, sizeof(q), "format", "text") ||
-	    (variant && cli_query_add(q, sizeof(q), "variant", variant)))
+	    (variant && cli_query_add(q, sizeof(q), "variant", variant)) ||
+	    (kind && cli_query_add(q, sizeof(q), "kind", kind)))
 		return cli_usage_error("perf-diff: variant name too long");
 	snprintf(path, sizeof(path), "/api/v1/experiments/%lld/perf-diff%s",
 		 id, q);

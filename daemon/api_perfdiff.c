@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon/api_perfdiff.h"
+#include "daemon/api_perfdiff_exact.h"
 #include "daemon/db.h"
 #include "daemon/flamegraph.h"
 #include "daemon/perfdiff.h"
@@ -48,6 +49,8 @@ static int cell_json(json_t *o, const struct pd_cell *b,
 	       json_object_set_new(o, "wdiff",
 				   both ? json_integer(c->wdiff) :
 					  json_null()) ||
+	       json_object_set_new(o, "p_value",
+				   num_or_null(true, c->p_value)) ||
 	       json_object_set_new(o, "noise", noise_json(c->noise));
 }
 
@@ -87,13 +90,13 @@ json_t *perfdiff_json(const struct pd_result *r)
 	char cbuf[64];
 	size_t i;
 
-	o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:o, s:o}", "event",
-		      r->event, "compute",
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:o, s:o}", "kind",
+		      "samples", "event", r->event, "compute",
 		      perfdiff_compute_name(&r->opts, cbuf, sizeof(cbuf)),
 		      "sort", perfdiff_sort_name(&r->opts), "symbols",
 		      (json_int_t)r->nr_symbols, "shown",
 		      (json_int_t)r->nr_rows, "noise_rule",
-		      "|delta| <= 2*sqrt(sd_base^2/n_base + sd_new^2/n_new)",
+		      "not a discovery: Welch t test per symbol, Benjamini-Hochberg over the symbols at FDR 0.05",
 		      "sides", sides = json_array(), "rows",
 		      rows = json_array());
 	if (!o || !sides || !rows)
@@ -377,10 +380,32 @@ static int load_sides(struct http_req *req, struct http_resp *resp,
 	return 0;
 }
 
+enum pd_kind { PD_KIND_AUTO, PD_KIND_SAMPLES, PD_KIND_EXACT, PD_KIND_BAD };
+
+/*
+ * The exact diff when both sides have exact profiles (or ?kind=
+ * instructions asks for it): 1 replied, 0 serve the sampled one, -1.
+ */
+static int try_exact(struct http_req *req, struct http_resp *resp,
+		     const struct pd_load *l, size_t pick,
+		     const struct pd_opts *o, bool text, enum pd_kind kind)
+{
+	struct pdx_variant v[MAX_VARIANTS];
+	size_t i;
+
+	if (kind == PD_KIND_SAMPLES)
+		return 0;
+	for (i = 0; i < l->nv; i++)
+		v[i] = (struct pdx_variant){ l->v[i].id, l->v[i].name };
+	return api_perfdiff_exact(req, resp, v, l->nv, pick, o, text,
+				  kind == PD_KIND_EXACT);
+}
+
 /* Query options; replies 400 and returns 1 on a bad one. */
 static int parse_query(struct http_req *req, struct http_resp *resp,
-		       struct pd_opts *o, bool *text)
+		       struct pd_opts *o, bool *text, enum pd_kind *kind)
 {
+	const char *k = http_query(req, "kind");
 	const char *c = http_query(req, "compute"),
 		   *s = http_query(req, "sort");
 	const char *lim = http_query(req, "limit"),
@@ -417,6 +442,12 @@ static int parse_query(struct http_req *req, struct http_resp *resp,
 				"order: expected the index of a compared variant (1..)"));
 		o->sort_idx = v;
 	}
+	*kind = !k ? PD_KIND_AUTO :
+	       !strcmp(k, "samples") ? PD_KIND_SAMPLES :
+	       !strcmp(k, "instructions") ? PD_KIND_EXACT : PD_KIND_BAD;
+	if (*kind == PD_KIND_BAD)
+		return replied(http_error(
+			resp, 400, "kind: expected samples or instructions"));
 	*text = false;
 	if (fmt && strcmp(fmt, "json") && strcmp(fmt, "text"))
 		return replied(
@@ -429,16 +460,19 @@ int api_perfdiff_get(struct http_req *req, struct http_resp *resp)
 {
 	struct pd_load l = { .nv = 0 };
 	struct pd_result *r = NULL;
+	enum pd_kind kind;
 	struct pd_opts o;
 	char err[256];
 	size_t pick, len;
 	bool text;
 	int rc;
 
-	rc = parse_query(req, resp, &o, &text);
+	rc = parse_query(req, resp, &o, &text, &kind);
 	if (!rc)
 		rc = load_experiment(req, resp, &l, http_query(req, "variant"),
 				     &pick);
+	if (!rc)
+		rc = try_exact(req, resp, &l, pick, &o, text, kind);
 	if (!rc)
 		rc = load_sides(req, resp, &l, pick);
 	if (rc)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Profiles of an experiment over HTTP (issue 6):
- *   GET /api/v1/experiments/{id}/perf-diff[?variant=NAME&compute=delta|
- *       delta-abs|ratio|wdiff:W1,W2&sort=COLUMN&order=N&limit=N&format=text]
+ *   GET /api/v1/experiments/{id}/perf-diff[?variant=NAME&kind=samples|
+ *       instructions&compute=delta|delta-abs|ratio|wdiff:W1,W2&sort=COLUMN&
+ *       order=N&limit=N&format=text]
  *   GET /api/v1/experiments/{id}/flamegraph.svg[?variant=NAME]
  * The control variant is the baseline; its runs' profiles are summed, as
  * are each other variant's (see daemon/perfdiff.h, daemon/flamegraph.h).
+ * Runs with exact profiles get the exact diff instead unless kind=samples
+ * (daemon/api_perfdiff_exact.h).
  */
 #ifndef PERFLAB_API_PERFDIFF_H
 #define PERFLAB_API_PERFDIFF_H

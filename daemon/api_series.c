@@ -17,6 +17,7 @@
 #include "daemon/db.h"
 #include "daemon/planner.h"
 #include "daemon/series_import.h"
+#include "daemon/trust.h"
 
 
 int64_t series_get_or_create(sqlite3 *db, const char *name, const char *metric,
@@ -408,6 +409,11 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 	}
 	if ((label && !api_valid_name(label)) || (backend && !api_valid_name(backend))) {
 		ret = http_error(resp, 400, "\"label\" and \"backend\" must be names of [A-Za-z0-9._+-]");
+		goto out;
+	}
+	if (backend && !trust_backend_known(backend)) {
+		ret = http_error(resp, 422, "unknown backend '%s': runners run %s",
+				 backend, trust_backend_names());
 		goto out;
 	}
 	if (json_object_get(body, "runs")) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon/db.h"
+#include "daemon/exact_profile.h"
 #include "daemon/http.h"
 #include "daemon/ingest.h"
 
@@ -149,7 +150,10 @@ static int check_bench(json_t *b, char *err, size_t errlen)
 		    want(cpu, "sys_ns_per_io", 'n', false, err, errlen)))
 		return -1;
 	v = json_object_get(b, "profile");
-	return v ? check_profile(v, err, errlen) : 0;
+	if (v && check_profile(v, err, errlen))
+		return -1;
+	v = json_object_get(b, "exact_profile");
+	return v ? exact_profile_validate(v, err, errlen) : 0;
 }
 
 int ingest_validate(json_t *body, char *err, size_t errlen)
@@ -508,6 +512,10 @@ static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_
 		return -1;
 	if (json_object_get(bench, "profile") &&
 	    store_profile(db, *run_id, json_object_get(bench, "profile")))
+		return -1;
+	if (json_object_get(bench, "exact_profile") &&
+	    exact_profile_store(db, *run_id,
+				json_object_get(bench, "exact_profile")))
 		return -1;
 	return finish_job(db, r);
 }

@@ -8,7 +8,7 @@
  */
 #include "patch_parse.h"
 #include "mail_header.h"
-#include "patch_path.h"
+#include "patch_paths.h"
 
 #include <openssl/evp.h>
 #include <stdarg.h>
@@ -279,47 +279,30 @@ static void set_path(char **dst, char *v)
 	*dst = v;
 }
 
-/* Paths from "diff --git A B"; ---/+++ or rename lines may override them. */
-static void git_line_paths(struct patch_file *f, const struct line *l)
+/*
+ * A header line as GNU patch and git apply read it (common/patch_paths):
+ * every name on it must stay in the tree and every mode must be a regular
+ * file's, even when a later line overrides the name.  Returns the kind,
+ * or -1 after fail().
+ */
+static int header_line(struct pctx *c, const struct line *l, char **a,
+		       char **b)
 {
-	const char *s = l->s + 11, *b = NULL, *q;
-	size_t n = l->n - 11, used, i;
+	struct pp_line pl;
+	enum pp_kind k = pp_header_line(l->s, l->n, false, &pl);
 
-	if (n && s[0] == '"') {
-		char *a = patch_path_unquote(s, n, &used);
-
-		if (!a || used >= n || s[used] != ' ') {
-			free(a);
-			return;
-		}
-		set_path(&f->old_path, a);
-		set_path(&f->new_path,
-			 patch_path_token(s + used + 1, n - used - 1, false));
-		goto strip;
+	if (pl.why) {
+		fail(c, "line %zu: %s%s%s", c->lineno, pl.why,
+		     pl.name ? ": " : "", pl.name ? pl.name : "");
+		pp_line_free(&pl);
+		return -1;
 	}
-	/* Prefer the " b/" split that makes both names equal. */
-	for (i = 0; i + 3 <= n; i++) {
-		q = s + i;
-		if (memcmp(q, " b/", 3))
-			continue;
-		b = q;
-		if (i >= 2 && n - i - 3 == i - 2 &&
-		    !memcmp(s + 2, q + 3, i - 2))
-			break;
-	}
-	if (!b)
-		b = memchr(s, ' ', n);
-	if (!b)
-		return;
-	set_path(&f->old_path, xstrndup(s, (size_t)(b - s)));
-	set_path(&f->new_path, xstrndup(b + 1, n - (size_t)(b - s) - 1));
-strip:
-	for (i = 0; i < 2; i++) {
-		char *p = i ? f->new_path : f->old_path;
-
-		if (p && (p[0] == 'a' || p[0] == 'b') && p[1] == '/')
-			memmove(p, p + 2, strlen(p + 2) + 1);
-	}
+	if (a)
+		*a = pl.a, pl.a = NULL;
+	if (b)
+		*b = pl.b, pl.b = NULL;
+	pp_line_free(&pl);
+	return (int)k;
 }
 
 /* ---- diff body ---------------------------------------------------------- */
@@ -373,10 +356,10 @@ static int file_done(struct pctx *c, struct dctx *d)
 	    !strcmp(f->new_path, "/dev/null"))
 		return fail(c, "line %zu: diff of /dev/null to /dev/null",
 			    c->lineno);
-	why = patch_path_problem(f->old_path);
+	why = pp_problem(f->old_path);
 	if (why)
 		return fail(c, "%s: %s", why, f->old_path);
-	why = patch_path_problem(f->new_path);
+	why = pp_problem(f->new_path);
 	if (why)
 		return fail(c, "%s: %s", why, f->new_path);
 	return 0;
@@ -473,14 +456,21 @@ static bool is_binary(const struct line *l)
 static int old_new_lines(struct pctx *c, struct dctx *d, const char *buf,
 			 size_t len, size_t *pos, const struct line *l)
 {
+	char *a = NULL, *b = NULL;
 	struct line l2;
 
 	if (!get_line(buf, len, pos, &l2) || !starts(&l2, "+++ "))
 		return fail(c, "line %zu: '---' line not followed by '+++'",
 			    c->lineno);
+	if (header_line(c, l, &a, NULL) < 0)
+		return -1;
 	c->lineno++;
-	set_path(&d->f->old_path, patch_path_token(l->s + 4, l->n - 4, true));
-	set_path(&d->f->new_path, patch_path_token(l2.s + 4, l2.n - 4, true));
+	if (header_line(c, &l2, NULL, &b) < 0) {
+		free(a);
+		return -1;
+	}
+	set_path(&d->f->old_path, a);
+	set_path(&d->f->new_path, b);
 	if (!d->f->old_path || !d->f->new_path)
 		return fail(c, "line %zu: malformed file name", c->lineno);
 	d->st = D_FILE;
@@ -501,41 +491,38 @@ static bool plain_diff_start(const char *buf, size_t len, size_t pos,
 static int githdr_line(struct pctx *c, struct dctx *d, const char *buf,
 		       size_t len, size_t *pos, const struct line *l)
 {
-	static const char *const skip[] = { "old mode ", "new mode ", "index ",
-					    "similarity index ",
+	static const char *const skip[] = { "similarity index ",
 					    "dissimilarity index " };
 	struct patch_file *f = d->f;
+	char *a = NULL, *b = NULL;
 	size_t i;
+	int k;
 
 	if (starts(l, "--- "))
 		return old_new_lines(c, d, buf, len, pos, l);
-	/* A symlink in the tree could point outside it; no submodules. */
-	if ((starts(l, "new file mode ") || starts(l, "new mode ")) &&
-	    (memmem(l->s, l->n, " 120000", 7) ||
-	     memmem(l->s, l->n, " 160000", 7)))
-		return fail(
-			c, "line %zu: symlinks and submodules are not accepted",
-			c->lineno);
-	if (starts(l, "new file mode ")) {
+	k = header_line(c, l, &a, &b);
+	if (k < 0)
+		return -1;
+	switch (k) {
+	case PP_NEW_FILE:
 		set_path(&f->old_path, strdup("/dev/null"));
 		return 0;
-	}
-	if (starts(l, "deleted file mode ")) {
+	case PP_DELETED:
 		set_path(&f->new_path, strdup("/dev/null"));
 		return 0;
-	}
-	if (starts(l, "rename from ") || starts(l, "copy from ")) {
-		i = l->s[0] == 'r' ? 12 : 10;
-		set_path(&f->old_path,
-			 patch_path_token(l->s + i, l->n - i, false));
+	case PP_RENAME_FROM:
+	case PP_COPY_FROM:
+		set_path(&f->old_path, a);
+		return 0;
+	case PP_RENAME_TO:
+	case PP_COPY_TO:
+		set_path(&f->new_path, b);
+		return 0;
+	case PP_MODE:
 		return 0;
 	}
-	if (starts(l, "rename to ") || starts(l, "copy to ")) {
-		i = l->s[0] == 'r' ? 10 : 8;
-		set_path(&f->new_path,
-			 patch_path_token(l->s + i, l->n - i, false));
-		return 0;
-	}
+	free(a);
+	free(b);
 	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
 		if (starts(l, skip[i]))
 			return 0;
@@ -573,12 +560,25 @@ static int text_line(struct pctx *c, struct dctx *d, const char *buf,
 		return fail(c, "line %zu: binary patches are not accepted",
 			    c->lineno);
 	if (starts(l, "diff --git ")) {
-		if (file_new(c, d))
+		char *a = NULL, *b = NULL;
+
+		if (header_line(c, l, &a, &b) < 0 || file_new(c, d)) {
+			free(a);
+			free(b);
 			return -1;
-		git_line_paths(d->f, l);
+		}
+		set_path(&d->f->old_path, a);
+		set_path(&d->f->new_path, b);
 		d->st = D_GITHDR;
 		return 0;
 	}
+	/*
+	 * GNU patch honours a mode line even after other lines (a commit
+	 * message, garbage after "diff --git"): refuse a bad one anywhere.
+	 */
+	if (!starts(l, "--- ") && !starts(l, "+++ ") &&
+	    header_line(c, l, NULL, NULL) < 0)
+		return -1;
 	if (plain_diff_start(buf, len, *pos, l)) {
 		if (file_new(c, d))
 			return -1;

@@ -18,9 +18,12 @@
  * baseline, delta = new percent, ratio and wdiff "N/A".
  *
  * Noise: with >= 2 runs on both sides, stddev is the sample standard
- * deviation of the symbol's per-run percent (0 in a run without it), and a
- * delta is within noise when |delta| <= 2 * sqrt(sd_b^2/n_b + sd_n^2/n_n)
- * (about a 95% band for a difference of means).
+ * deviation of the symbol's per-run percent (0 in a run without it),
+ * p_value that of Welch's t test of the delta (se = sqrt(sd_b^2/n_b +
+ * sd_n^2/n_n), Welch-Satterthwaite degrees of freedom), and a delta is
+ * within noise unless the Benjamini-Hochberg procedure over the symbols
+ * of the compared side declares it a discovery at a false-discovery rate
+ * of 5 % (perfdiff_noise.h).
  */
 #ifndef PERFLAB_PERFDIFF_H
 #define PERFLAB_PERFDIFF_H
@@ -91,7 +94,8 @@ struct pd_cell {
 	double delta;
 	double ratio; /* valid when the baseline is present */
 	int64_t wdiff; /* valid when the baseline is present */
-	int noise; /* 1 within noise, 0 not, -1 unknown */
+	double p_value; /* Welch's test; NAN when a side has < 2 runs */
+	int noise; /* 1 within noise, 0 not (real), -1 unknown */
 };
 
 struct pd_row {

@@ -18,7 +18,8 @@
 #   PERFLAB_LISTEN      host:port for perflabd (127.0.0.1:8080)
 #   PERFLAB_DB          database file (./perflab.db)
 #   PERFLAB_LAB_DIR     keys, logs, runner workdir (directory of the DB/.lab)
-#   PERFLAB_KCACHE      kernel build cache (build/kcache, shared with tests)
+#   PERFLAB_KCACHE      kernel build cache (build/kcache, shared with tests;
+#                       see scripts/kcache-dir.sh)
 #   PERFLAB_RUNNER_NAME host name the runner registers (local-qemu-icount)
 #   DEMO=0              do not submit the seed experiment
 #   PERFLAB_SEED        the experiment definition to submit as the demo
@@ -38,7 +39,7 @@ url=http://$listen
 seed=${PERFLAB_SEED:-kernel-patches/series/seed-experiment.json}
 runner_name=${PERFLAB_RUNNER_NAME:-local-qemu-icount}
 # Kernel images and ccache, shared with the tests (the runner locks it).
-kcache=${PERFLAB_KCACHE:-$top/build/kcache}
+kcache=${PERFLAB_KCACHE:-$(scripts/kcache-dir.sh)} || exit 2
 
 daemon_pid=
 runner_pid=

@@ -199,6 +199,8 @@ static void json_summary(struct jw *j, const struct summary *s)
 	jw_double(j, s->ns_per_io, 6);
 	jw_key(j, "ios_measured");
 	jw_u64(j, s->ios_measured);
+	jw_key(j, "window_ios");
+	jw_u64(j, s->window_ios);
 	jw_key(j, "eagain");
 	jw_u64(j, s->eagain);
 	jw_obj_close(j);

@@ -29,6 +29,7 @@ struct summary {
 	uint64_t total_ios;
 	double ns_per_io;	/* --ios: elapsed ns per measured IO, else 0 */
 	uint64_t ios_measured;
+	uint64_t window_ios;	/* IOs between the window marks, always */
 	double user_ns_per_io, sys_ns_per_io;
 	uint64_t eagain;
 };

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * Benchmark thread: ring setup with liburing, hot loop below it (SQEs are
- * written straight into the SQ ring, one raw io_uring_enter per batch that
- * submits and reaps, CQEs read straight from the CQ ring), like t/io_uring.
+ * filled once and only their offsets written per IO, one raw
+ * io_uring_enter per batch that submits and reaps, CQEs read straight from
+ * the CQ ring), like t/io_uring but cheaper per IO.
  */
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <liburing.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -16,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "insn_marker.h"
 #include "prng.h"
 #include "worker.h"
 
@@ -35,9 +39,15 @@
 struct ring_state {
 	struct io_uring ring;
 	struct offgen gen;
-	void *bufs;
-	unsigned int *free_idx;	/* stack of free buffer indices */
-	unsigned int nfree;
+	void *bufs;		/* one buffer per SQ slot */
+	/* hot-loop copies of the ring pointers */
+	struct io_uring_sqe *sqes;
+	unsigned int *sq_ktail;
+	unsigned int sq_mask;
+	struct io_uring_cqe *cqes;
+	unsigned int *cq_khead, *cq_ktail;
+	unsigned int cq_mask;
+	unsigned int busy;	/* in flight or queued when the loop ended */
 	int enter_fd;
 	unsigned int enter_flags;	/* GETEVENTS [| REGISTERED_RING] */
 	int file;		/* fd or registered index in SQEs */
@@ -140,11 +150,36 @@ static int ring_create(struct worker *w, struct ring_state *rs)
 	return 0;
 }
 
+/* Buffers: one per SQ slot, registered in slot order when -B1. */
+static int ring_buffers(struct worker *w, struct ring_state *rs)
+{
+	const struct bench_opts *o = w->sh->o;
+	unsigned int i, n = rs->ring.sq.ring_entries;
+	struct iovec *iov;
+	int ret;
+
+	if (posix_memalign(&rs->bufs, 4096, (size_t)n * o->bs))
+		return wfail(w, ENOMEM, "out of memory for %u buffers", n);
+	if (!o->fixedbufs)
+		return 0;
+	iov = calloc(n, sizeof(*iov));
+	if (!iov)
+		return wfail(w, ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = (char *)rs->bufs + (size_t)i * o->bs;
+		iov[i].iov_len = o->bs;
+	}
+	ret = io_uring_register_buffers(&rs->ring, iov, n);
+	free(iov);
+	if (ret)
+		return wfail(w, -ret, "registering %u buffers: %s", n,
+			     strerror(-ret));
+	return 0;
+}
+
 static int ring_register(struct worker *w, struct ring_state *rs)
 {
 	const struct bench_opts *o = w->sh->o;
-	struct iovec *iov;
-	unsigned int i;
 	int ret, fd = w->sh->t->fd;
 
 	rs->file = fd;
@@ -156,20 +191,8 @@ static int ring_register(struct worker *w, struct ring_state *rs)
 		rs->file = 0;
 		rs->sqe_flags = IOSQE_FIXED_FILE;
 	}
-	if (o->fixedbufs) {
-		iov = calloc(o->depth, sizeof(*iov));
-		if (!iov)
-			return wfail(w, ENOMEM, "out of memory");
-		for (i = 0; i < o->depth; i++) {
-			iov[i].iov_base = (char *)rs->bufs + (size_t)i * o->bs;
-			iov[i].iov_len = o->bs;
-		}
-		ret = io_uring_register_buffers(&rs->ring, iov, o->depth);
-		free(iov);
-		if (ret)
-			return wfail(w, -ret, "registering %u buffers: %s",
-				     o->depth, strerror(-ret));
-	}
+	if (ring_buffers(w, rs))
+		return -1;
 	rs->enter_fd = rs->ring.ring_fd;
 	rs->enter_flags = IORING_ENTER_GETEVENTS;
 	if (io_uring_register_ring_fd(&rs->ring) == 1) {
@@ -180,44 +203,73 @@ static int ring_register(struct worker *w, struct ring_state *rs)
 	return 0;
 }
 
+/*
+ * Fills every SQE once: slot i always reads into buffer i, so only the
+ * offset changes from one IO to the next and the hot loop writes nothing
+ * else (the kernel only reads SQEs). Two IOs in flight on one slot's
+ * buffer (possible when completions overtake each other) are harmless:
+ * the data is never looked at.
+ */
+static void ring_prefill(struct worker *w, struct ring_state *rs)
+{
+	const struct bench_opts *o = w->sh->o;
+	struct io_uring_sq *sq = &rs->ring.sq;
+	unsigned int i;
+
+	for (i = 0; i < sq->ring_entries; i++) {
+		struct io_uring_sqe *sqe = &sq->sqes[i];
+		void *buf = (char *)rs->bufs + (size_t)i * o->bs;
+
+		if (o->fixedbufs)
+			io_uring_prep_read_fixed(sqe, rs->file, buf, o->bs, 0, i);
+		else
+			io_uring_prep_read(sqe, rs->file, buf, o->bs, 0);
+		sqe->flags = rs->sqe_flags;
+		sqe->user_data = i;
+	}
+	rs->sqes = sq->sqes;
+	rs->sq_ktail = sq->ktail;
+	rs->sq_mask = sq->ring_mask;
+	rs->cqes = rs->ring.cq.cqes;
+	rs->cq_khead = rs->ring.cq.khead;
+	rs->cq_ktail = rs->ring.cq.ktail;
+	rs->cq_mask = rs->ring.cq.ring_mask;
+}
+
 static int ring_init(struct worker *w, struct ring_state *rs)
 {
 	const struct bench_opts *o = w->sh->o;
-	unsigned int i;
 
 	memset(rs, 0, sizeof(*rs));
 	if (offgen_init(&rs->gen, w->sh->t->size, o->bs, o->random, o->seed,
 			w->index, o->threads))
 		return wfail(w, EINVAL, "target smaller than one block");
-	if (posix_memalign(&rs->bufs, 4096, (size_t)o->depth * o->bs))
-		return wfail(w, ENOMEM, "out of memory for %u buffers", o->depth);
-	rs->free_idx = malloc(o->depth * sizeof(*rs->free_idx));
-	if (!rs->free_idx)
-		return wfail(w, ENOMEM, "out of memory");
-	for (i = 0; i < o->depth; i++)
-		rs->free_idx[i] = o->depth - 1 - i;
-	rs->nfree = o->depth;
-	if (ring_create(w, rs))
+	if (ring_create(w, rs) || ring_register(w, rs))
 		return -1;
-	return ring_register(w, rs);
+	ring_prefill(w, rs);
+	return 0;
 }
 
 static void ring_fini(struct ring_state *rs)
 {
 	if (rs->ring.ring_fd > 0)
 		io_uring_queue_exit(&rs->ring);
-	free(rs->free_idx);
 	free(rs->bufs);
 }
 
 /*
  * Every call submits and reaps: GETEVENTS always (with IOPOLL each call
- * also polls once), waiting for @wait completions. Unlike t/io_uring, which
- * sets GETEVENTS only when it waits: under qemu-icount on null_blk polled
- * that shape is 0.45 % cheaper per IO but lands on one of several levels
- * from boot to boot (A/A spread 0.08 %), where this one repeats to 0.002 %
- * in ns/IO; the lab's verdicts need the latter. (With null_blk's default
- * 64 tags that shape was 3x slower: it keeps more IOs in flight than that.)
+ * also polls once), waiting for @wait completions. t/io_uring sets
+ * GETEVENTS only when it waits, so on null_blk it polls once per 128 IOs
+ * instead of once per 32: 9.6 instructions per IO cheaper under qemu-icount,
+ * but 0.03 % apart from boot to boot, where this loop repeats to 0.0001 %.
+ * The exact profiles (perflab-insn) of such boots say why: with 128 IOs in
+ * flight, the --ios window opens and closes at different points of the
+ * four-call cycle, so it holds up to 96 more or fewer submissions than
+ * completions; and the tag bitmap settles per boot into states costing
+ * 0.08 .. 0.16 instructions per IO more in __sbitmap_queue_get_batch
+ * (its allocation hint starts at random). Here every poll completes what
+ * the call submitted: nothing is in flight at either end of the window.
  */
 static inline int enter(struct ring_state *rs, unsigned int submit,
 			unsigned int wait)
@@ -226,28 +278,26 @@ static inline int enter(struct ring_state *rs, unsigned int submit,
 		       rs->enter_flags, NULL, 0);
 }
 
-/* Writes @n read SQEs at the SQ tail and publishes them. */
-static inline void prep(struct worker *w, struct ring_state *rs, unsigned int n)
+/*
+ * Sets the offsets of the next @n SQEs and publishes them. The generator
+ * is a local copy so its state stays in registers across the SQE stores.
+ */
+static inline void prep(struct ring_state *rs, unsigned int n)
 {
-	const struct bench_opts *o = w->sh->o;
-	struct io_uring_sq *sq = &rs->ring.sq;
-	unsigned int tail = *sq->ktail, mask = sq->ring_mask, i;
+	struct io_uring_sqe *sqes = rs->sqes;
+	unsigned int tail = *rs->sq_ktail, mask = rs->sq_mask;
+	unsigned int end = tail + n;
+	struct offgen g = rs->gen;
 
-	for (i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = &sq->sqes[tail++ & mask];
-		unsigned int idx = rs->free_idx[--rs->nfree];
-		void *buf = (char *)rs->bufs + (size_t)idx * o->bs;
-		uint64_t off = offgen_next(&rs->gen);
-
-		if (o->fixedbufs)
-			io_uring_prep_read_fixed(sqe, rs->file, buf, o->bs, off,
-						 idx);
-		else
-			io_uring_prep_read(sqe, rs->file, buf, o->bs, off);
-		sqe->flags = rs->sqe_flags;
-		sqe->user_data = idx;
+	if (g.random) {
+		for (; tail != end; tail++)
+			sqes[tail & mask].off = offgen_random(&g);
+	} else {
+		for (; tail != end; tail++)
+			sqes[tail & mask].off = offgen_seq(&g);
 	}
-	io_uring_smp_store_release(sq->ktail, tail);
+	rs->gen = g;
+	io_uring_smp_store_release(rs->sq_ktail, tail);
 }
 
 static int cqe_error(struct worker *w, int res)
@@ -267,30 +317,29 @@ static int cqe_error(struct worker *w, int res)
 		     t->path, res, w->sh->o->bs);
 }
 
-/* Reaps every available CQE; returns how many, or -1 on an IO error. */
-static inline int reap(struct worker *w, struct ring_state *rs)
+/*
+ * Reaps every available CQE; returns how many, -EAGAIN ones included
+ * (counted in w->c.eagain, not as done), or -1 on an IO error.
+ */
+static inline int reap(struct worker *w, struct ring_state *rs, int bs)
 {
-	struct io_uring_cq *cq = &rs->ring.cq;
-	unsigned int head = *cq->khead, mask = cq->ring_mask, n = 0;
-	unsigned int tail = io_uring_smp_load_acquire(cq->ktail);
-	int bs = w->sh->o->bs;
+	const struct io_uring_cqe *cqes = rs->cqes;
+	unsigned int head = *rs->cq_khead, mask = rs->cq_mask;
+	unsigned int tail = io_uring_smp_load_acquire(rs->cq_ktail);
+	int n = tail - head;
 
 	for (; head != tail; head++) {
-		struct io_uring_cqe *cqe = &cq->cqes[head & mask];
+		int res = cqes[head & mask].res;
 
-		rs->free_idx[rs->nfree++] = (unsigned int)cqe->user_data;
-		if (likely(cqe->res == bs)) {
-			n++;
+		if (likely(res == bs))
 			continue;
+		if (res != -EAGAIN) {
+			io_uring_smp_store_release(rs->cq_khead, head + 1);
+			return cqe_error(w, res);
 		}
-		if (cqe->res == -EAGAIN) {
-			w->c.eagain++;
-			continue;
-		}
-		io_uring_smp_store_release(cq->khead, head + 1);
-		return cqe_error(w, cqe->res);
+		w->c.eagain++;
 	}
-	io_uring_smp_store_release(cq->khead, head);
+	io_uring_smp_store_release(rs->cq_khead, head);
 	return n;
 }
 
@@ -305,8 +354,10 @@ static void window_mark(struct worker *w, bool start, uint64_t done)
 		w->win.user_ns = u;
 		w->win.sys_ns = s;
 		w->win.started = true;
+		insn_marker_start();
 		return;
 	}
+	insn_marker_end();
 	w->win.end_ns = now_ns();
 	w->win.end_done = done;
 	w->win.user_ns = u - w->win.user_ns;
@@ -322,13 +373,14 @@ static int io_loop(struct worker *w, struct ring_state *rs)
 	const unsigned int depth = o->depth, sb = o->submit_batch;
 	const unsigned int cb = o->complete_batch;
 	const uint64_t ios = o->ios;
-	uint64_t done = 0, submitted = 0, calls = 0;
+	const int bs = o->bs;
+	uint64_t done = 0, submitted = 0, calls = 0, eagain = 0;
 	unsigned int inflight = 0, pending = 0;
-	int phase = PHASE_WARMUP;
+	int ret, phase = PHASE_WARMUP;
 
 	for (;;) {
 		unsigned int n = 0, to_submit, to_wait, busy;
-		int ret, ph = __atomic_load_n(&w->sh->phase, __ATOMIC_RELAXED);
+		int ph = __atomic_load_n(&w->sh->phase, __ATOMIC_RELAXED);
 
 		if (unlikely(ph != phase)) {
 			if (!w->win.started)
@@ -343,7 +395,7 @@ static int io_loop(struct worker *w, struct ring_state *rs)
 		busy = inflight + pending;
 		if (busy < depth) {
 			n = depth - busy < sb ? depth - busy : sb;
-			prep(w, rs, n);
+			prep(rs, n);
 		}
 		to_submit = pending + n;
 		busy = inflight + to_submit;
@@ -354,56 +406,57 @@ static int io_loop(struct worker *w, struct ring_state *rs)
 		ret = enter(rs, to_submit, to_wait);
 		calls++;
 		if (unlikely(ret < 0)) {
-			if (errno == EINTR || errno == EAGAIN || errno == EBUSY) {
-				pending = to_submit;
-				ret = 0;
-			} else {
-				return wfail(w, errno, "io_uring_enter: %s",
-					     strerror(errno));
-			}
-		} else {
-			pending = to_submit - ret;
-			inflight += ret;
-			submitted += ret;
+			pending = to_submit;
+			if (errno != EINTR && errno != EAGAIN && errno != EBUSY)
+				goto fail;
+			ret = 0;
 		}
-		ret = reap(w, rs);
+		pending = to_submit - ret;
+		inflight += ret;
+		submitted += ret;
+		ret = reap(w, rs, bs);
 		if (unlikely(ret < 0))
-			return -1;
+			goto out;
+		inflight -= ret;
 		done += ret;
-		inflight = depth - rs->nfree - pending;
+		if (unlikely(w->c.eagain != eagain)) {
+			done -= w->c.eagain - eagain;
+			eagain = w->c.eagain;
+		}
 		PUB(done, done);
 		PUB(submitted, submitted);
 		PUB(calls, calls);
 		PUB(inflight, inflight);
 	}
 	window_mark(w, false, done);
-	return 0;
+	ret = 0;
+out:
+	rs->busy = inflight + pending;
+	return ret;
+fail:
+	ret = wfail(w, errno, "io_uring_enter: %s", strerror(errno));
+	goto out;
 }
 
 /*
  * Submits what is still queued and waits for every IO in flight, ignoring
  * their results, so no buffer is busy at teardown.
  */
-static void drain(struct worker *w, struct ring_state *rs)
+static void drain(struct ring_state *rs)
 {
-	struct io_uring_sq *sq = &rs->ring.sq;
-	struct io_uring_cq *cq = &rs->ring.cq;
-	unsigned int tries = 0;
+	unsigned int busy = rs->busy, tries = 0;
 
-	while (rs->nfree < w->sh->o->depth && tries++ < 100000) {
-		unsigned int busy = w->sh->o->depth - rs->nfree;
-		unsigned int queued = *sq->ktail -
-				      io_uring_smp_load_acquire(sq->khead);
-		unsigned int head = *cq->khead, tail;
+	while (busy && tries++ < 100000) {
+		unsigned int queued = *rs->sq_ktail -
+				      io_uring_smp_load_acquire(rs->ring.sq.khead);
+		unsigned int head = *rs->cq_khead, tail;
 
 		if (enter(rs, queued, busy) < 0 && errno != EINTR &&
 		    errno != EAGAIN && errno != EBUSY)
 			break;
-		tail = io_uring_smp_load_acquire(cq->ktail);
-		for (; head != tail; head++)
-			rs->free_idx[rs->nfree++] =
-				(unsigned int)cq->cqes[head & cq->ring_mask].user_data;
-		io_uring_smp_store_release(cq->khead, head);
+		tail = io_uring_smp_load_acquire(rs->cq_ktail);
+		busy -= tail - head;
+		io_uring_smp_store_release(rs->cq_khead, tail);
 	}
 }
 
@@ -439,11 +492,25 @@ static void *worker_fn(void *arg)
 	}
 	if (ok) {
 		io_loop(w, &rs);
-		drain(w, &rs);
+		drain(&rs);
 	}
 	ring_fini(&rs);
 	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&w->sh->nfinished, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &w->sh->nfinished, FUTEX_WAKE_PRIVATE, INT_MAX,
+		NULL, NULL, 0);
 	return NULL;
+}
+
+void worker_wait(struct worker_shared *sh, unsigned int seen,
+		 uint64_t until_ns)
+{
+	struct timespec ts = { .tv_sec = until_ns / 1000000000ULL,
+			       .tv_nsec = until_ns % 1000000000ULL };
+
+	/* BITSET: the timeout is absolute, on CLOCK_MONOTONIC. */
+	syscall(SYS_futex, &sh->nfinished, FUTEX_WAIT_BITSET_PRIVATE, seen, &ts,
+		NULL, FUTEX_BITSET_MATCH_ANY);
 }
 
 int worker_start(struct worker *w)

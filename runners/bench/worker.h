@@ -51,6 +51,7 @@ struct worker_shared {
 	unsigned int ready;		/* workers done with setup */
 	int go;				/* set by main: start the loops */
 	int phase;			/* enum worker_phase, set by main */
+	unsigned int nfinished;		/* workers out of their loop (futex) */
 };
 
 struct worker {
@@ -68,13 +69,21 @@ struct worker {
 };
 
 /* Starts the thread; it sets up its ring, counts itself in sh->ready
- * and waits for sh->go. */
+ * and waits for sh->go. When it is done it counts itself in
+ * sh->nfinished and wakes worker_wait(). */
 int worker_start(struct worker *w);
 void worker_join(struct worker *w);
 
 /* Names of the WF_* bits in @flags, for reports: fills @names, returns n. */
 unsigned int worker_flag_names(unsigned int flags, const char **names,
 			       unsigned int max);
+
+/*
+ * Sleeps until CLOCK_MONOTONIC @until_ns, a signal, or a worker counting
+ * itself in sh->nfinished after @seen (a futex: no periodic wake-up).
+ */
+void worker_wait(struct worker_shared *sh, unsigned int seen,
+		 uint64_t until_ns);
 
 static inline uint64_t worker_read(const uint64_t *p)
 {

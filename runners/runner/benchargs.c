@@ -104,6 +104,19 @@ char *benchargs_join(const struct benchargs *a, char sep)
 	return s;
 }
 
+int benchargs_drop(struct benchargs *a, const char *flag)
+{
+	for (int i = 0; i < a->n; i++) {
+		if (strcmp(a->v[i], flag))
+			continue;
+		free(a->v[i]);
+		memmove(&a->v[i], &a->v[i + 1], (a->n - i) * sizeof(a->v[0]));
+		a->n--;
+		return 1;
+	}
+	return 0;
+}
+
 void benchargs_free(struct benchargs *a)
 {
 	for (int i = 0; i < a->n; i++)

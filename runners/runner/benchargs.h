@@ -23,6 +23,8 @@ int benchargs_from_json(const json_t *bench, struct benchargs *a, char *err,
 			size_t errlen);
 /* Flags joined by sep into a new string ("-d,128,-s,32,..."). */
 char *benchargs_join(const struct benchargs *a, char sep);
+/* Remove a value-less flag (e.g. "-P"); 1 if it was there. */
+int benchargs_drop(struct benchargs *a, const char *flag);
 void benchargs_free(struct benchargs *a);
 
 #endif

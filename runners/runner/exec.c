@@ -6,6 +6,7 @@
 #include "runners/runner/exec.h"
 #include "runners/runner/benchargs.h"
 #include "runners/runner/initramfs.h"
+#include "runners/runner/insnprof.h"
 #include "runners/runner/proto.h"
 #include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
@@ -59,6 +60,11 @@ static void phase(const struct exec_ctx *c, const char *ph, const char *msg)
 {
 	if (c->phase)
 		c->phase(c->arg, ph, msg);
+}
+
+int exec_exact_profile(const struct runner_cfg *cfg)
+{
+	return cfg->insn_plugin && !strcmp(cfg->backend, "qemu-icount");
 }
 
 int exec_build(const struct exec_ctx *c, const struct job *j,
@@ -227,6 +233,25 @@ static int toggle_outcome(const struct toggle_console *tc,
 	return -1;
 }
 
+/* A run without its exact profile is still a valid run: log why. */
+static void attach_exact(const struct exec_ctx *c,
+			 const struct kbuild_result *kr, const char *prof,
+			 struct outcome *o)
+{
+	char scratch[4300], err[512], msg[600];
+	struct insnprof_src src = {
+		.plugin_out = prof, .sysmap = kr->sysmap,
+		.bench_static = c->cfg->bench_static, .scratch = scratch,
+	};
+
+	snprintf(scratch, sizeof(scratch), "%s.nm", prof);
+	if (!insnprof_attach(o->bench, &src, err, sizeof(err)))
+		return;
+	snprintf(msg, sizeof(msg), "no exact profile: %s", err);
+	phase(c, "run", msg);
+	fprintf(stderr, "perflab-runner: %s\n", msg);
+}
+
 int exec_qemu(const struct exec_ctx *c, const struct job *j,
 	      struct outcome *o)
 {
@@ -237,7 +262,7 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 	struct qemu_outcome qo;
 	struct qphase qp = { c };
 	struct qemu_spec s = { 0 };
-	char initrd[4200], console[4200], img[4200], err[512];
+	char initrd[4200], console[4200], img[4200], err[512], prof[4200];
 	char kvm_broken[4200];
 	char *args = NULL;
 	int ret = -1, timeout;
@@ -246,6 +271,27 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 	    benchargs_from_json(j->bench, &ba, err, sizeof(err))) {
 		outcome_fail(o, "internal", strdup(err));
 		return -1;
+	}
+	snprintf(prof, sizeof(prof), "%s/insn-%lld.prof", cfg->workdir, j->id);
+	/* The plugin counts a whole boot: a toggle boot's runs would mix. */
+	if (!j->nruns && exec_exact_profile(cfg)) {
+		if (access(cfg->insn_plugin, R_OK) ||
+		    !insnprof_path_ok(cfg->insn_plugin) ||
+		    !insnprof_path_ok(prof)) {
+			outcome_fail(o, "internal", rutil_strdupf(
+				"insn plugin %s: %s (make builds it; paths "
+				"must not contain ',')", cfg->insn_plugin,
+				strerror(errno)));
+			goto out_args;
+		}
+		/*
+		 * The exact profile replaces the sampled one: the sampler's
+		 * interrupts and ring reads would be counted in it.
+		 */
+		benchargs_drop(&ba, "-P");
+		s.plugin = cfg->insn_plugin;
+		s.plugin_out = prof;
+		unlink(prof);
 	}
 	if (exec_build(c, j, &kr, o))
 		goto out_args;
@@ -300,11 +346,19 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 			goto out_initrd;
 		}
 	}
-	ret = j->nruns ? toggle_outcome(&tc, &qo, o) : guest_outcome(&qo, o);
+	if (j->nruns) {
+		ret = toggle_outcome(&tc, &qo, o);
+	} else {
+		ret = guest_outcome(&qo, o);
+		if (!ret && s.plugin)
+			attach_exact(c, &kr, prof, o);
+	}
 	o->boot_log = strdup(tail(qo.console, qo.console_len, LOG_MAX));
 	qemu_outcome_free(&qo);
 out_initrd:
 	unlink(initrd);
+	if (s.plugin)
+		unlink(prof);
 out_kr:
 	kbuild_result_free(&kr);
 out_args:

@@ -24,6 +24,7 @@ struct runner_cfg {
 	const char *bench_static; /* static perflab-bench (initramfs) */
 	const char *busybox;
 	const char *qemu;
+	const char *insn_plugin; /* qemu-icount: perflab-insn.so, NULL: off */
 	const char *target;	/* local/kexec: device or file */
 	int jobs;		/* make -j */
 	int boot_timeout;	/* seconds before the bench must start */
@@ -74,6 +75,8 @@ void outcome_free(struct outcome *o);
 /* The result upload body for a successful outcome (lease added). */
 json_t *outcome_result_body(const struct outcome *o, const char *lease);
 
+/* 1 if this runner adds exact instruction profiles (qemu-icount + plugin). */
+int exec_exact_profile(const struct runner_cfg *cfg);
 /* Build (or fetch from cache) the job's kernel; 0 ok, else o failed. */
 int exec_build(const struct exec_ctx *c, const struct job *j,
 	       struct kbuild_result *kr, struct outcome *o);

@@ -3,7 +3,9 @@
  * kbuild: variant kernel images, incremental builds, image cache.
  */
 #include "runners/runner/kbuild.h"
+#include "runners/runner/ktree.h"
 #include "runners/runner/rutil.h"
+#include "runners/runner/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,17 +16,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * Everything but src/, obj/ and obj-base/ belongs to root and is never visible in
+ * the sandbox; in/ holds the config inputs the sandbox reads.
+ */
 struct kb_paths {
-	char tree[3000];	/* trees/<base>-<cfg12> */
-	char src[3100];
-	char obj[3100];
-	char lock[3100];
-	char dirty[3100];
-	char patches[3100];
-	char log[3100];
+	char tree[3000];	/* trees/<base>-<cfg12>-s, root 0755 */
+	char src[3100];		/* ktree farm */
+	char obj[3100];		/* O=, the build user's: obj/ or obj-base/ */
+	char in[3100];		/* root 0755: base.config, fragment.config */
+	char state[3100];	/* root 0700 */
+	char lock[3200];
+	char copies[3200];	/* ktree's record of its copies */
+	char patches[3200];	/* patch files and patch(1) logs */
+	char log[3200];		/* build log, written from the pipes */
+	char ccache[3100];
 	char img[3000];		/* images/<key> */
 	char img_tmp[3100];
 };
+
+#define IMAGE_MAX (256u << 20)
+#define SYSMAP_MAX (64u << 20)
+#define SMALL_MAX (16u << 20)
 
 int kbuild_config_hash(const char *config_path, const char *base_config,
 		       char out[65])
@@ -73,7 +86,7 @@ void kbuild_patchset_hash(const struct kpatch *p, int n, char out[65])
 void kbuild_key(const char *base_name, const char *patchset_hash,
 		const char *config_hash, char out[65])
 {
-	char *s = rutil_strdupf("perflab-kbuild-v1\nbase=%s\npatches=%s\n"
+	char *s = rutil_strdupf("perflab-kbuild-v2\nbase=%s\npatches=%s\n"
 				"config=%s\n", base_name, patchset_hash,
 				config_hash);
 
@@ -176,14 +189,26 @@ static void set_paths(const struct kbuild_req *r, const char *cfg_hash,
 		if (!strchr("abcdefghijklmnopqrstuvwxyz"
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", base[i]))
 			base[i] = '_';
-	snprintf(p->tree, sizeof(p->tree), "%s/trees/%s-%.12s", r->kcache,
+	/* "-s": not the build-user-owned layout of older runners. */
+	snprintf(p->tree, sizeof(p->tree), "%s/trees/%s-%.12s-s", r->kcache,
 		 base, cfg_hash);
 	snprintf(p->src, sizeof(p->src), "%s/src", p->tree);
-	snprintf(p->obj, sizeof(p->obj), "%s/obj", p->tree);
-	snprintf(p->lock, sizeof(p->lock), "%s/lock", p->tree);
-	snprintf(p->dirty, sizeof(p->dirty), "%s/dirty.list", p->tree);
-	snprintf(p->patches, sizeof(p->patches), "%s/patches", p->tree);
-	snprintf(p->log, sizeof(p->log), "%s/build.log", p->tree);
+	/*
+	 * Patched builds run submitted code that can leave altered objects
+	 * in the object dir and ccache entries for the next build.  Base
+	 * builds (controls) get their own, which only the base's own
+	 * Makefiles ever write.
+	 */
+	snprintf(p->obj, sizeof(p->obj), "%s/%s", p->tree,
+		 r->npatches ? "obj" : "obj-base");
+	snprintf(p->in, sizeof(p->in), "%s/in", p->tree);
+	snprintf(p->state, sizeof(p->state), "%s/state", p->tree);
+	snprintf(p->lock, sizeof(p->lock), "%s/lock", p->state);
+	snprintf(p->copies, sizeof(p->copies), "%s/copies", p->state);
+	snprintf(p->patches, sizeof(p->patches), "%s/patches", p->state);
+	snprintf(p->log, sizeof(p->log), "%s/build.log", p->state);
+	snprintf(p->ccache, sizeof(p->ccache), "%s/ccache-%d%s", r->kcache,
+		 (int)r->uid, r->npatches ? "" : "-base");
 	snprintf(p->img, sizeof(p->img), "%s/images/%s", r->kcache, key);
 	snprintf(p->img_tmp, sizeof(p->img_tmp), "%s.tmp", p->img);
 }
@@ -212,6 +237,9 @@ static int load_cached(const struct kb_paths *p, struct kbuild_result *res)
 		free(text);
 		return -1;
 	}
+	snprintf(res->sysmap, sizeof(res->sysmap), "%s/System.map", p->img);
+	if (access(res->sysmap, R_OK))
+		res->sysmap[0] = '\0';
 	meta_get(text, "release", res->release, sizeof(res->release));
 	meta_get(text, "build_id", res->build_id, sizeof(res->build_id));
 	meta_get(text, "seconds", secs, sizeof(secs));
@@ -220,35 +248,36 @@ static int load_cached(const struct kb_paths *p, struct kbuild_result *res)
 	return 0;
 }
 
-static int run_logged(const struct kbuild_req *r, char **argv,
-		      const char *cwd, char **env, const char *log, int uid)
+/* Run cmd in the sandbox: src read-only, obj (and ccache) writable. */
+static int run_boxed(const struct kbuild_req *r, const struct kb_paths *p,
+		     char **cmd, char **env, const char *log)
 {
-	struct rutil_cmd cmd;
+	struct sandbox sb = { .ro = { p->src, p->in }, .rw = { p->obj },
+			      .cwd = p->src, .uid = r->uid, .gid = r->gid };
+	struct rutil_cmd cmd_;
 	char how[64], line[512];
 	int rc, st;
 
-	rutil_cmd_init(&cmd, argv);
-	cmd.cwd = cwd;
-	cmd.env = env;
-	cmd.log = log;
-	cmd.cancel = r->cancel;
-	cmd.timeout_s = r->timeout_s > 0 ? r->timeout_s : 3600;
-	if (uid) {
-		cmd.uid = r->uid;
-		cmd.gid = r->gid;
-	}
-	rc = rutil_run(&cmd, &st);
+	if (!access("/usr/bin/ccache", X_OK))
+		sb.rw[1] = p->ccache;
+	for (int i = 0; env && env[i] && i < SANDBOX_MAX_ENV; i++)
+		sb.env[i] = env[i];
+	rutil_cmd_init(&cmd_, cmd);
+	cmd_.log = log;
+	cmd_.cancel = r->cancel;
+	cmd_.timeout_s = r->timeout_s > 0 ? r->timeout_s : 3600;
+	rc = sandbox_run(&sb, cmd, &cmd_, &st);
 	if (rc == RUTIL_EXITED && st == 0)
 		return 0;
 	rutil_outcome(rc, st, how, sizeof(how));
-	snprintf(line, sizeof(line), "perflab: %s: %s\n", argv[0], how);
+	snprintf(line, sizeof(line), "perflab: %s: %s\n", cmd[0], how);
 	rutil_append_file(log, line);
 	return rc == RUTIL_CANCELLED ? -2 : -1;
 }
 
 static int lock_tree(const struct kbuild_req *r, const struct kb_paths *p)
 {
-	int fd = open(p->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(p->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 
 	if (fd < 0)
 		return -1;
@@ -262,75 +291,131 @@ static int lock_tree(const struct kbuild_req *r, const struct kb_paths *p)
 	return fd;
 }
 
-static int make_worktree(const struct kbuild_req *r, const struct kb_paths *p)
+/* A root-owned directory with @mode, or the build user's (own). */
+static int own_dir(const char *path, mode_t mode, int own,
+		   const struct kbuild_req *r)
 {
-	char tmp[4300];
-	char *cp_link[] = { "cp", "-al", (char *)r->tree, tmp, NULL };
-	char *cp_copy[] = { "cp", "-a", (char *)r->tree, tmp, NULL };
-	int as_user = r->uid != (uid_t)-1 && geteuid() == 0;
+	int fd, ret;
 
+	if (mkdir(path, mode) && errno != EEXIST)
+		return -1;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = fchmod(fd, mode);
+	if (!ret && geteuid() == 0)
+		ret = fchown(fd, own ? r->uid : 0, own ? r->gid : 0);
+	close(fd);
+	return ret;
+}
+
+static int make_dirs(const struct kbuild_req *r, const struct kb_paths *p,
+		     char **msg)
+{
+	char images[4300], trees[4300];
+	struct ktree t = { .pristine = r->tree, .src = p->src,
+			   .copies = p->copies, .uid = r->uid, .gid = r->gid };
+	const char *bad = NULL;
+
+	snprintf(images, sizeof(images), "%s/images", r->kcache);
+	snprintf(trees, sizeof(trees), "%s/trees", r->kcache);
+	if (rutil_mkdirs(r->kcache, 0755) || own_dir(images, 0755, 0, r) ||
+	    own_dir(trees, 0755, 0, r))
+		bad = images;
+	else if (own_dir(p->tree, 0755, 0, r) || own_dir(p->in, 0755, 0, r))
+		bad = p->tree;
+	else if (own_dir(p->state, 0700, 0, r))
+		bad = p->state;
+	else if (own_dir(p->obj, 0755, 1, r))
+		bad = p->obj;
+	else if (!access("/usr/bin/ccache", X_OK) &&
+		 own_dir(p->ccache, 0755, 1, r))
+		bad = p->ccache;
+	if (bad) {
+		*msg = rutil_strdupf("directory %s: %s", bad, strerror(errno));
+		return -1;
+	}
 	if (!access(p->src, F_OK))
 		return 0;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", p->src);
-	rutil_rm_rf(tmp);
-	/* Hardlinks are safe: patch(1) replaces files, kbuild uses O=. */
-	if (run_logged(r, as_user ? cp_copy : cp_link, NULL, NULL, p->log,
-		       as_user))
-		return -1;
-	return rename(tmp, p->src);
+	return ktree_farm(&t, msg);
 }
+
+/* The config inputs, root-owned and readable in the sandbox. */
+static int write_inputs(const struct kbuild_req *r, const struct kb_paths *p)
+{
+	char path[4300];
+	char *frag = rutil_read_file(r->config_path, NULL);
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/fragment.config", p->in);
+	if (!frag || rutil_write_file(path, frag, strlen(frag)))
+		goto out;
+	snprintf(path, sizeof(path), "%s/base.config", p->in);
+	unlink(path);
+	if (r->base_config && rutil_copy_file(r->base_config, path, 0644))
+		goto out;
+	ret = 0;
+out:
+	free(frag);
+	return ret;
+}
+
+static const char configure_sh[] =
+	"set -e\n"
+	"if [ ! -f \"$O/.config\" ]; then\n"
+	"  if [ -f \"$IN/base.config\" ]; then cp \"$IN/base.config\" \"$O/.config\"\n"
+	"  else make -s O=\"$O\" tinyconfig; fi\n"
+	"  cat \"$IN/fragment.config\" >> \"$O/.config\"\n"
+	"fi\n"
+	"make -s O=\"$O\" olddefconfig || { rm -f \"$O/.config\"; exit 1; }\n";
 
 static int configure(const struct kbuild_req *r, const struct kb_paths *p,
-		     char **env, int as_user, char **msg)
+		     char **msg)
 {
-	char dotcfg[4300], objarg[4300];
-	char *tiny[] = { "make", "-s", objarg, "tinyconfig", NULL };
-	char *olddef[] = { "make", "-s", objarg, "olddefconfig", NULL };
-	char *frag;
+	char o[4300], in[4300], dotcfg[4300];
+	char *env[] = { o, in, NULL };
+	char *cmd[] = { "sh", "-ec", (char *)configure_sh, NULL };
+	int ret;
 
-	snprintf(objarg, sizeof(objarg), "O=%s", p->obj);
-	snprintf(dotcfg, sizeof(dotcfg), "%s/.config", p->obj);
-	if (access(dotcfg, F_OK)) {
-		if (r->base_config) {
-			if (rutil_copy_file(r->base_config, dotcfg, 0644))
-				goto fail;
-		} else if (run_logged(r, tiny, p->src, env, p->log, as_user)) {
-			goto fail;
-		}
-		frag = rutil_read_file(r->config_path, NULL);
-		if (!frag || rutil_append_file(dotcfg, frag)) {
-			free(frag);
-			unlink(dotcfg);
-			goto fail;
-		}
-		free(frag);
+	snprintf(o, sizeof(o), "O=%s", p->obj);
+	snprintf(in, sizeof(in), "IN=%s", p->in);
+	snprintf(dotcfg, sizeof(dotcfg), "%s/config.out", p->state);
+	if (write_inputs(r, p)) {
+		*msg = rutil_strdupf("config inputs: %s", strerror(errno));
+		return -1;
 	}
-	/* Every variant: patches may touch Kconfig. */
-	if (run_logged(r, olddef, p->src, env, p->log, as_user)) {
-		unlink(dotcfg);
-		goto fail;
+	if (run_boxed(r, p, cmd, env, p->log)) {
+		*msg = rutil_read_tail(p->log, 16384);
+		return -1;
 	}
-	return kbuild_verify_config(r->config_path, dotcfg, msg);
-fail:
-	*msg = rutil_read_tail(p->log, 16384);
-	return -1;
+	/* Root reads the build's .config only as a copy it made. */
+	if (rutil_copy_out(p->obj, ".config", dotcfg, SMALL_MAX)) {
+		*msg = rutil_strdupf("reading %s/.config: %s", p->obj,
+				     strerror(errno));
+		return -1;
+	}
+	snprintf(in, sizeof(in), "%s/fragment.config", p->in);
+	ret = kbuild_verify_config(in, dotcfg, msg);
+	return ret;
 }
 
-static int compile(const struct kbuild_req *r, const struct kb_paths *p,
-		   char **env, int as_user)
+static int compile(const struct kbuild_req *r, const struct kb_paths *p)
 {
-	char objarg[4300], jobs[32], cc[64];
+	char objarg[4300], jobs[32], cc[64], ccdir[4300], ccbase[4300];
 	char *argv[] = { "make", objarg, jobs, cc, "KBUILD_BUILD_USER=perflab",
 			 "KBUILD_BUILD_HOST=perflab", "bzImage", NULL };
+	char *env[] = { ccdir, ccbase, "KBUILD_BUILD_TIMESTAMP=perflab", NULL };
 	int use_ccache = !access("/usr/bin/ccache", X_OK);
 
 	snprintf(objarg, sizeof(objarg), "O=%s", p->obj);
 	snprintf(jobs, sizeof(jobs), "-j%d", r->jobs > 0 ? r->jobs : 2);
 	snprintf(cc, sizeof(cc), "CC=%s", use_ccache ? "ccache gcc" : "gcc");
-	return run_logged(r, argv, p->src, env, p->log, as_user);
+	snprintf(ccdir, sizeof(ccdir), "CCACHE_DIR=%s", p->ccache);
+	snprintf(ccbase, sizeof(ccbase), "CCACHE_BASEDIR=%s", p->tree);
+	return run_boxed(r, p, argv, env, p->log);
 }
 
-/* GNU build id from `readelf -n vmlinux`. */
+/* GNU build id from `readelf -n vmlinux`, run in the sandbox too. */
 static void read_build_id(const struct kbuild_req *r, const struct kb_paths *p,
 			  char *out, size_t len)
 {
@@ -340,11 +425,11 @@ static void read_build_id(const struct kbuild_req *r, const struct kb_paths *p,
 
 	out[0] = 0;
 	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", p->obj);
-	snprintf(log, sizeof(log), "%s/readelf.out", p->tree);
+	snprintf(log, sizeof(log), "%s/readelf.out", p->state);
 	unlink(log);
-	if (run_logged(r, argv, NULL, NULL, log, 0))
+	if (run_boxed(r, p, argv, NULL, log))
 		return;
-	text = rutil_read_file(log, NULL);
+	text = rutil_read_tail(log, 1 << 20);
 	s = text ? strstr(text, "Build ID: ") : NULL;
 	if (s)
 		sscanf(s + 10, "%127[0-9a-f]", out);
@@ -355,25 +440,32 @@ static void read_build_id(const struct kbuild_req *r, const struct kb_paths *p,
 static int install_image(const struct kbuild_req *r, const struct kb_paths *p,
 			 double secs, struct kbuild_result *res)
 {
-	char src[4300], dst[4300], release[128] = "", id[128];
+	char dst[4300], release[128] = "", id[128];
 	char *rel, *meta;
 	int ret;
 
 	rutil_rm_rf(p->img_tmp);
 	if (rutil_mkdirs(p->img_tmp, 0755))
 		return -1;
-	snprintf(src, sizeof(src), "%s/arch/x86/boot/bzImage", p->obj);
+	/* A regular file reached without links, or nothing. */
 	snprintf(dst, sizeof(dst), "%s/bzImage", p->img_tmp);
-	if (rutil_copy_file(src, dst, 0644))
+	if (rutil_copy_out(p->obj, "arch/x86/boot/bzImage", dst, IMAGE_MAX))
 		return -1;
 	snprintf(dst, sizeof(dst), "%s/build.log", p->img_tmp);
 	if (rutil_copy_file(p->log, dst, 0644))
 		return -1;
-	snprintf(src, sizeof(src), "%s/include/config/kernel.release", p->obj);
-	rel = rutil_read_file(src, NULL);
-	if (rel)
-		sscanf(rel, "%127s", release);
-	free(rel);
+	/* Symbols of the image, for exact instruction profiles. */
+	snprintf(dst, sizeof(dst), "%s/System.map", p->img_tmp);
+	if (rutil_copy_out(p->obj, "System.map", dst, SYSMAP_MAX))
+		return -1;
+	snprintf(dst, sizeof(dst), "%s/release", p->state);
+	if (!rutil_copy_out(p->obj, "include/config/kernel.release", dst,
+			    4096)) {
+		rel = rutil_read_file(dst, NULL);
+		if (rel)
+			sscanf(rel, "%127[A-Za-z0-9._+-]", release);
+		free(rel);
+	}
 	read_build_id(r, p, id, sizeof(id));
 	meta = rutil_strdupf("release=%s\nbuild_id=%s\nseconds=%.1f\n",
 			     release, id, secs);
@@ -387,54 +479,26 @@ static int install_image(const struct kbuild_req *r, const struct kb_paths *p,
 	return ret;
 }
 
-static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
-			struct kbuild_result *res)
+static int build_steps(const struct kbuild_req *r, const struct kb_paths *p,
+		       struct kbuild_result *res, double start)
 {
-	char ccdir[4300], ccbase[4300];
-	char *env[] = { ccdir, ccbase, "KBUILD_BUILD_TIMESTAMP=perflab", NULL };
-	int as_user = r->uid != (uid_t)-1 && geteuid() == 0;
 	struct kpatch_ctx kc = {
-		.pristine = r->tree, .worktree = p->src, .dirty = p->dirty,
+		.pristine = r->tree, .worktree = p->src, .copies = p->copies,
 		.scratch = p->patches, .cancel = r->cancel,
-		.uid = as_user ? r->uid : (uid_t)-1,
-		.gid = as_user ? r->gid : (gid_t)-1,
+		.uid = r->uid, .gid = r->gid,
 	};
-	double start = rutil_now();
 	int ret;
 
-	/* ccache must be writable by whoever compiles. */
-	if (as_user) {
-		snprintf(ccdir, sizeof(ccdir), "%s/ccache-%d", r->kcache,
-			 (int)r->uid);
-		if (rutil_mkdirs(ccdir, 0755) || chown(ccdir, r->uid, r->gid)) {
-			res->status = KBUILD_INTERNAL;
-			res->msg = rutil_strdupf("ccache dir %s: %s", ccdir,
-						 strerror(errno));
-			return -1;
-		}
-		memmove(ccdir + 11, ccdir, strlen(ccdir) + 1);
-		memcpy(ccdir, "CCACHE_DIR=", 11);
-	} else {
-		snprintf(ccdir, sizeof(ccdir), "CCACHE_DIR=%s/ccache",
-			 r->kcache);
-	}
-	snprintf(ccbase, sizeof(ccbase), "CCACHE_BASEDIR=%s", p->tree);
-	unlink(p->log);
-	if (make_worktree(r, p)) {
-		res->status = KBUILD_INTERNAL;
-		res->msg = rutil_read_tail(p->log, 16384);
-		return -1;
-	}
 	ret = kpatch_apply(&kc, r->patches, r->npatches, &res->msg);
 	if (ret) {
 		res->status = ret > 0 ? KBUILD_PATCH_FAILED : KBUILD_INTERNAL;
 		return -1;
 	}
-	if (configure(r, p, env, as_user, &res->msg)) {
+	if (configure(r, p, &res->msg)) {
 		res->status = KBUILD_BUILD_FAILED;
 		return -1;
 	}
-	if (compile(r, p, env, as_user)) {
+	if (compile(r, p)) {
 		res->status = r->cancel && *r->cancel ? KBUILD_INTERNAL :
 			      KBUILD_BUILD_FAILED;
 		res->msg = rutil_read_tail(p->log, 16384);
@@ -449,41 +513,64 @@ static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
 	return 0;
 }
 
-int kbuild_image(const struct kbuild_req *r, struct kbuild_result *res)
+static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
+			struct kbuild_result *res)
 {
-	char cfg_hash[65], ps_hash[65], dir[4300];
+	struct kpatch_ctx kc = {
+		.pristine = r->tree, .worktree = p->src, .copies = p->copies,
+		.scratch = p->patches, .uid = r->uid, .gid = r->gid,
+	};
+	struct sandbox sb = { .uid = r->uid, .gid = r->gid };
+	double start = rutil_now();
+	char *msg = NULL;
+	int ret;
+
+	unlink(p->log);
+	if (sandbox_check(&sb, p->log, &res->msg)) {
+		res->status = KBUILD_INTERNAL;
+		return -1;
+	}
+	ret = build_steps(r, p, res, start);
+	/* Leave the tree pristine for whoever comes next. */
+	if (kpatch_reset(&kc, &msg) && !ret) {
+		res->status = KBUILD_INTERNAL;
+		res->msg = msg;
+		return -1;
+	}
+	free(msg);
+	return ret;
+}
+
+int kbuild_image(const struct kbuild_req *req, struct kbuild_result *res)
+{
+	char cfg_hash[65], ps_hash[65];
+	struct kbuild_req r = *req;
 	struct kb_paths p;
 	int fd, ret;
 
 	memset(res, 0, sizeof(*res));
-	if (kbuild_config_hash(r->config_path, r->base_config, cfg_hash)) {
+	if (kbuild_config_hash(r.config_path, r.base_config, cfg_hash)) {
 		res->status = KBUILD_INTERNAL;
 		res->msg = rutil_strdupf("config fragment %s: %s",
-					 r->config_path, strerror(errno));
+					 r.config_path, strerror(errno));
 		return -1;
 	}
-	kbuild_patchset_hash(r->patches, r->npatches, ps_hash);
-	kbuild_key(r->base_name, ps_hash, cfg_hash, res->key);
-	set_paths(r, cfg_hash, res->key, &p);
+	kbuild_patchset_hash(r.patches, r.npatches, ps_hash);
+	kbuild_key(r.base_name, ps_hash, cfg_hash, res->key);
+	if (sandbox_user(&r.uid, &r.gid, &res->msg)) {
+		res->status = KBUILD_INTERNAL;
+		return -1;
+	}
+	set_paths(&r, cfg_hash, res->key, &p);
 	if (!load_cached(&p, res)) {
 		res->cached = 1;
 		return 0;
 	}
-	snprintf(dir, sizeof(dir), "%s/images", r->kcache);
-	if (rutil_mkdirs(p.tree, 0755) || rutil_mkdirs(dir, 0755)) {
+	if (make_dirs(&r, &p, &res->msg)) {
 		res->status = KBUILD_INTERNAL;
-		res->msg = rutil_strdupf("mkdir %s: %s", p.tree,
-					 strerror(errno));
 		return -1;
 	}
-	if (r->uid != (uid_t)-1 && geteuid() == 0 &&
-	    (chown(p.tree, r->uid, r->gid) || chown(dir, r->uid, r->gid))) {
-		res->status = KBUILD_INTERNAL;
-		res->msg = rutil_strdupf("chown %s: %s", p.tree,
-					 strerror(errno));
-		return -1;
-	}
-	fd = lock_tree(r, &p);
+	fd = lock_tree(&r, &p);
 	if (fd < 0) {
 		res->status = KBUILD_INTERNAL;
 		res->msg = rutil_strdupf("lock %s: %s", p.lock,
@@ -495,7 +582,7 @@ int kbuild_image(const struct kbuild_req *r, struct kbuild_result *res)
 		res->cached = 1;
 		ret = 0;
 	} else {
-		ret = build_locked(r, &p, res);
+		ret = build_locked(&r, &p, res);
 		if (ret && res->status != KBUILD_PATCH_FAILED)
 			snprintf(res->log, sizeof(res->log), "%s", p.log);
 	}

@@ -2,14 +2,20 @@
 /*
  * kbuild: variant kernel images, built incrementally and cached.
  *
- * Layout under the cache root (shared by runners and tests on a host):
- *   ccache/                      compiler cache
- *   trees/<base>-<cfg12>/src     worktree (hardlinked copy of the base)
- *   trees/<base>-<cfg12>/obj     object dir (O=), kept between variants
- *   trees/<base>-<cfg12>/lock    flock: one build per tree at a time
- *   images/<key>/bzImage         finished image, key = sha256 of
- *   images/<key>/build.log       (base, patch-set sha256, config hash)
- *   images/<key>/meta            release=, build_id=, seconds=
+ * Layout under the cache root (shared by runners and tests on a host);
+ * only obj*, ccache-* and the worktree's directories are the build
+ * user's (docs/security.md):
+ *   ccache-<uid>[-base]/             compiler cache (patched / base builds)
+ *   trees/<base>-<cfg12>-s/src       worktree (ktree farm of the base)
+ *   trees/<base>-<cfg12>-s/obj       object dir (O=) of patched builds
+ *   trees/<base>-<cfg12>-s/obj-base  object dir of base builds
+ *   trees/<base>-<cfg12>-s/in        config inputs the sandbox reads
+ *   trees/<base>-<cfg12>-s/state     root 0700: lock, copies, patches,
+ *                                    build.log
+ *   images/<key>/bzImage             finished image, key = sha256 of
+ *   images/<key>/build.log           (base, patch-set sha256, config hash)
+ *   images/<key>/meta                release=, build_id=, seconds=
+ *   images/<key>/System.map          symbols of the image (exact profiles)
  */
 #ifndef PERFLAB_KBUILD_H
 #define PERFLAB_KBUILD_H
@@ -38,7 +44,7 @@ struct kbuild_req {
 	int jobs;		/* make -j */
 	int timeout_s;
 	const volatile sig_atomic_t *cancel;
-	uid_t uid;		/* build as this user if root; -1: as is */
+	uid_t uid;		/* build user if root; -1: nobody */
 	gid_t gid;
 };
 
@@ -47,6 +53,7 @@ struct kbuild_result {
 	char key[65];
 	char image[4096];
 	char log[4096];		/* full build log */
+	char sysmap[4096];	/* System.map of the image, "" if none */
 	int cached;
 	double seconds;
 	char release[128];	/* uname -r of the image */

@@ -86,6 +86,9 @@ static void usage(FILE *f)
 "  --bench-static FILE static perflab-bench for the initramfs\n"
 "  --busybox FILE      static busybox (default: /bin/busybox)\n"
 "  --qemu FILE         qemu binary (default: qemu-system-x86_64)\n"
+"  --insn-plugin FILE  qemu-icount: the perflab-insn TCG plugin for exact\n"
+"                      instruction profiles (default: perflab-insn.so next\n"
+"                      to this binary; \"none\": off, sampled -P instead)\n"
 "  --jobs N            make -j (default: online CPUs)\n"
 "  --boot-timeout S    watchdog for a guest to start the bench (120)\n"
 "  --smp N, --mem MB   qemu guest size (1, 512); icount forces -smp 1\n"
@@ -93,7 +96,8 @@ static void usage(FILE *f)
 "  --kconfig-base FILE start from this full config instead of tinyconfig\n"
 "                      (kexec hosts: /boot/config-$(uname -r)); the job's\n"
 "                      fragment is applied on top and verified\n"
-"  --build-user USER   when root: apply patches and build as USER\n"
+"  --build-user USER   when root: apply patches and build as USER in the\n"
+"                      bubblewrap sandbox (default: nobody; never root)\n"
 "  --state FILE        kexec state file (default: WORKDIR/kexec-state.json)\n"
 "  --poll-queues N     kexec: nvme.poll_queues on the variant cmdline (1)\n"
 "  --kexec-initrd FILE kexec: initrd for the variant kernel\n"
@@ -108,7 +112,7 @@ static void usage(FILE *f)
 
 enum { O_SERVER = 256, O_KEY, O_KEYFILE, O_BACKEND, O_NAME, O_LABEL,
        O_TARGET, O_WORKDIR, O_KCACHE, O_TREE, O_CONFIGS, O_BENCH,
-       O_BSTATIC, O_BUSYBOX, O_QEMU, O_JOBS, O_BOOTTO, O_SMP, O_MEM,
+       O_BSTATIC, O_BUSYBOX, O_QEMU, O_IPLUGIN, O_JOBS, O_BOOTTO, O_SMP, O_MEM,
        O_NOKVM, O_KBASE, O_BUSER, O_STATE, O_POLLQ, O_KINITRD, O_WAIT, O_ONCE,
        O_PATCH, O_CMDLINE, O_TSETUP, O_TBENCH, O_RUNS, O_CONFIG, O_HELP };
 
@@ -121,6 +125,7 @@ static const struct option longopts[] = {
 	{ "configs", 1, 0, O_CONFIGS }, { "bench", 1, 0, O_BENCH },
 	{ "bench-static", 1, 0, O_BSTATIC }, { "busybox", 1, 0, O_BUSYBOX },
 	{ "qemu", 1, 0, O_QEMU }, { "jobs", 1, 0, O_JOBS },
+	{ "insn-plugin", 1, 0, O_IPLUGIN },
 	{ "boot-timeout", 1, 0, O_BOOTTO }, { "smp", 1, 0, O_SMP },
 	{ "mem", 1, 0, O_MEM }, { "no-kvm", 0, 0, O_NOKVM },
 	{ "kconfig-base", 1, 0, O_KBASE }, { "build-user", 1, 0, O_BUSER }, { "state", 1, 0, O_STATE },
@@ -188,6 +193,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_BENCH: c->bench = optarg; break;
 		case O_BSTATIC: c->bench_static = optarg; break;
 		case O_BUSYBOX: c->busybox = optarg; break;
+		case O_IPLUGIN: c->insn_plugin = optarg; break;
 		case O_QEMU: c->qemu = optarg; break;
 		case O_JOBS: c->jobs = positive(optarg, "--jobs"); break;
 		case O_BOOTTO: c->boot_timeout = positive(optarg, "--boot-timeout"); break;
@@ -256,6 +262,15 @@ static void set_defaults(struct opts *o)
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 	exe[n > 0 ? n : 0] = 0;
+	if (!c->insn_plugin) {
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s", exe);
+		c->insn_plugin = rutil_strdupf("%s/perflab-insn.so",
+					       dirname(dir));
+	} else if (!strcmp(c->insn_plugin, "none")) {
+		c->insn_plugin = NULL;
+	}
 	/* build/perflab-runner -> repository top */
 	snprintf(o->top, sizeof(o->top), "%s", dirname(dirname(exe)));
 	if (!c->backend)
@@ -321,6 +336,8 @@ static void set_defaults(struct opts *o)
 	c->configs = absolute(c->configs);
 	c->bench = absolute(c->bench);
 	c->bench_static = absolute(c->bench_static);
+	if (c->insn_plugin)
+		c->insn_plugin = absolute(c->insn_plugin);
 	if (c->base_config)
 		c->base_config = absolute(c->base_config);
 	if ((!strcmp(c->backend, "local") || !strcmp(c->backend, "kexec")) &&

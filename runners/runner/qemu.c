@@ -111,6 +111,10 @@ char **qemu_argv(const struct qemu_spec *s)
 		PUSH(strdup("-icount"));
 		PUSH(strdup("shift=0,sleep=off"));
 	}
+	if (s->plugin) {
+		PUSH(strdup("-plugin"));
+		PUSH(rutil_strdupf("%s,out=%s", s->plugin, s->plugin_out));
+	}
 	PUSH(strdup("-smp"));
 	PUSH(rutil_strdupf("%d", smp));
 	PUSH(strdup("-m"));

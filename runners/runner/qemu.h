@@ -27,6 +27,8 @@ struct qemu_spec {
 	const char *bench_args;	/* comma-separated perflab-bench flags */
 	const char *extra;	/* variant's kernel command line, may be NULL */
 	const char *console;	/* console capture file */
+	const char *plugin;	/* TCG plugin (.so), NULL: none */
+	const char *plugin_out;	/* its out= file */
 	int icount;		/* qemu-icount tier */
 	int kvm;		/* use KVM (ignored with icount) */
 	int smp;		/* vCPUs (forced to 1 with icount) */

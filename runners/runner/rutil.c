@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <ftw.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@
 
 #include <openssl/evp.h>
 
+static int write_all(int fd, const void *buf, size_t len);
+
 void rutil_cmd_init(struct rutil_cmd *c, char *const *argv)
 {
 	memset(c, 0, sizeof(*c));
@@ -27,16 +30,15 @@ void rutil_cmd_init(struct rutil_cmd *c, char *const *argv)
 	c->gid = (gid_t)-1;
 }
 
-static void child_exec(const struct rutil_cmd *c)
+/* out: the write end of the log pipe, or -1 for /dev/null. */
+static void child_exec(const struct rutil_cmd *c, int out)
 {
-	int in, out;
+	int in;
 
 	setpgid(0, 0);
 	signal(SIGPIPE, SIG_DFL);
 	in = open(c->stdin_file ? c->stdin_file : "/dev/null", O_RDONLY);
-	if (c->log)
-		out = open(c->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	else
+	if (out < 0)
 		out = open("/dev/null", O_WRONLY);
 	if (in < 0 || out < 0)
 		_exit(126);
@@ -56,6 +58,8 @@ static void child_exec(const struct rutil_cmd *c)
 		dprintf(2, "setuid: %s\n", strerror(errno));
 		_exit(126);
 	}
+	if (c->clear_env)
+		clearenv();
 	for (char *const *e = c->env; e && *e; e++)
 		putenv(*e);
 	execvp(c->argv[0], c->argv);
@@ -69,25 +73,104 @@ static void kill_group(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
+/*
+ * The child's output reaches us through a pipe and we append it to the
+ * log: the child never gets a path to open, so a log in a directory it
+ * can write cannot be swapped for a link to something root would write.
+ */
+struct logpipe {
+	int rd, wr, log;
+	size_t written;
+};
+
+static int logpipe_open(struct logpipe *lp, const char *path)
+{
+	int p[2];
+
+	lp->rd = lp->wr = lp->log = -1;
+	lp->written = 0;
+	if (!path)
+		return 0;
+	lp->log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+			     O_CLOEXEC, 0644);
+	if (lp->log < 0 || pipe2(p, O_CLOEXEC)) {
+		if (lp->log >= 0)
+			close(lp->log);
+		return -1;
+	}
+	lp->rd = p[0];
+	lp->wr = p[1];
+	fcntl(lp->rd, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* Wait up to ms for output and append what is there, up to the cap. */
+static void logpipe_drain(struct logpipe *lp, int ms)
+{
+	static const char cut[] = "\n[perflab: log capped]\n";
+	struct pollfd pfd = { .fd = lp->rd, .events = POLLIN };
+	char buf[65536];
+	ssize_t r;
+	int k = 0;
+
+	if (lp->rd < 0) {
+		usleep((useconds_t)ms * 1000);
+		return;
+	}
+	if (poll(&pfd, 1, ms) <= 0)
+		return;
+	/* Bounded, so a chatty child cannot starve the timeout checks. */
+	while (k++ < 64 && (r = read(lp->rd, buf, sizeof(buf))) > 0) {
+		if (lp->written < RUTIL_LOG_MAX &&
+		    lp->written + (size_t)r >= RUTIL_LOG_MAX)
+			write_all(lp->log, cut, sizeof(cut) - 1);
+		if (lp->written < RUTIL_LOG_MAX)
+			write_all(lp->log, buf, (size_t)r);
+		lp->written += (size_t)r;
+	}
+}
+
+static void logpipe_close(struct logpipe *lp)
+{
+	if (lp->rd >= 0) {
+		logpipe_drain(lp, 0);
+		logpipe_drain(lp, 0);
+		close(lp->rd);
+	}
+	if (lp->wr >= 0)
+		close(lp->wr);
+	if (lp->log >= 0)
+		close(lp->log);
+}
+
 int rutil_run(const struct rutil_cmd *c, int *status)
 {
 	double start = rutil_now();
 	int ws, rc = RUTIL_EXITED;
+	struct logpipe lp;
 	pid_t pid, w;
 
 	*status = -1;
-	pid = fork();
-	if (pid < 0)
+	if (logpipe_open(&lp, c->log))
 		return RUTIL_ERROR;
+	pid = fork();
+	if (pid < 0) {
+		logpipe_close(&lp);
+		return RUTIL_ERROR;
+	}
 	if (pid == 0)
-		child_exec(c);
+		child_exec(c, lp.wr);
+	close(lp.wr);
+	lp.wr = -1;
 	setpgid(pid, pid);
 	for (;;) {
 		w = waitpid(pid, &ws, WNOHANG);
 		if (w == pid)
 			break;
-		if (w < 0 && errno != EINTR)
+		if (w < 0 && errno != EINTR) {
+			logpipe_close(&lp);
 			return RUTIL_ERROR;
+		}
 		if (rc == RUTIL_EXITED) {
 			if (c->cancel && *c->cancel)
 				rc = RUTIL_CANCELLED;
@@ -99,10 +182,11 @@ int rutil_run(const struct rutil_cmd *c, int *status)
 			if (rc != RUTIL_EXITED)
 				kill_group(pid);
 		}
-		usleep(rc == RUTIL_EXITED ? 50000 : 10000);
+		logpipe_drain(&lp, rc == RUTIL_EXITED ? 50 : 10);
 	}
 	/* Grandchildren left in the group (make -j) go too. */
 	kill(-pid, SIGKILL);
+	logpipe_close(&lp);
 	if (rc != RUTIL_EXITED)
 		return rc;
 	if (WIFSIGNALED(ws)) {
@@ -263,7 +347,8 @@ int rutil_append_file(const char *path, const char *text)
 {
 	int fd, ret;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd < 0)
 		return -1;
 	ret = write_all(fd, text, strlen(text));
@@ -294,6 +379,77 @@ out_out:
 		ret = -1;
 out_in:
 	close(in);
+	return ret;
+}
+
+/* Open root/rel without following any link on the way (O_NOFOLLOW). */
+static int open_beneath(const char *root, const char *rel)
+{
+	char part[4096];
+	const char *s = rel, *sl;
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+
+	while (dfd >= 0 && (sl = strchr(s, '/'))) {
+		if ((size_t)(sl - s) >= sizeof(part)) {
+			close(dfd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(part, s, (size_t)(sl - s));
+		part[sl - s] = 0;
+		fd = openat(dfd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			    O_CLOEXEC);
+		close(dfd);
+		dfd = fd;
+		s = sl + 1;
+	}
+	if (dfd < 0)
+		return -1;
+	/* O_NONBLOCK: a FIFO planted by the build must not hang us. */
+	fd = openat(dfd, s, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dfd);
+	return fd;
+}
+
+int rutil_copy_out(const char *root, const char *rel, const char *dst,
+		   size_t max)
+{
+	struct stat st;
+	char buf[65536];
+	int in = open_beneath(root, rel), out = -1, ret = -1;
+	ssize_t r;
+	size_t total = 0;
+
+	if (in < 0)
+		return -1;
+	if (fstat(in, &st))
+		goto out;
+	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		goto out;
+	}
+	fcntl(in, F_SETFL, 0);
+	unlink(dst);
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		   0644);
+	if (out < 0)
+		goto out;
+	while ((r = read(in, buf, sizeof(buf))) > 0) {
+		total += (size_t)r;
+		if (total > max) {
+			errno = EFBIG;
+			goto out;
+		}
+		if (write_all(out, buf, (size_t)r))
+			goto out;
+	}
+	ret = r == 0 ? 0 : -1;
+out:
+	if (out >= 0 && close(out))
+		ret = -1;
+	close(in);
+	if (ret && out >= 0)
+		unlink(dst);
 	return ret;
 }
 

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#define RUTIL_LOG_MAX (64u << 20)
+
 /* Called about every 100 ms while a child runs; non-zero stops it. */
 typedef int (*rutil_tick_fn)(void *arg);
 
@@ -17,12 +19,15 @@ struct rutil_cmd {
 	char *const *argv;	/* argv[0] looked up in PATH */
 	const char *cwd;	/* NULL: inherit */
 	char *const *env;	/* extra "K=V" entries, NULL-terminated, or NULL */
-	const char *log;	/* stdout+stderr appended here; NULL: /dev/null */
+	const char *log;	/* stdout+stderr appended here through a pipe
+				 * (opened by us, O_NOFOLLOW, capped at
+				 * RUTIL_LOG_MAX); NULL: /dev/null */
 	const char *stdin_file;	/* NULL: /dev/null */
 	int timeout_s;		/* 0: none */
 	const volatile sig_atomic_t *cancel; /* non-zero: kill the child */
 	rutil_tick_fn tick;
 	void *tick_arg;
+	int clear_env;		/* start from an empty environment */
 	uid_t uid;		/* run as this user when gid/uid != -1 and root */
 	gid_t gid;
 };
@@ -52,6 +57,13 @@ int rutil_write_file(const char *path, const void *buf, size_t len);
 int rutil_append_file(const char *path, const char *text);
 int rutil_copy_file(const char *src, const char *dst, mode_t mode);
 int rutil_rm_rf(const char *path);
+/*
+ * Copy root/rel to dst (created, O_EXCL) when it is a regular file of at
+ * most max bytes reached without following links: how root takes files
+ * out of a directory the build user writes.  0, or -1 with errno.
+ */
+int rutil_copy_out(const char *root, const char *rel, const char *dst,
+		   size_t max);
 
 /* Lower-case hex sha256 (65 bytes incl. NUL). */
 void rutil_sha256_hex(const void *buf, size_t len, char out[65]);

@@ -15,6 +15,9 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PERFLABD=${PERFLABD:-$TOP/build/perflabd}
 TMP=$(mktemp -d /tmp/perflab-api.XXXXXX)
+# Kernel images for the runner tests: build/kcache, or a directory the
+# sandboxed build user can reach (scripts/kcache-dir.sh).
+KCACHE=${PERFLAB_TEST_KCACHE:-$("$TOP/scripts/kcache-dir.sh")}
 DB=$TMP/perflab.db
 DAEMON_PID=
 BASE=

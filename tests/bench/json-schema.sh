@@ -35,6 +35,8 @@ q '[.samples[1:][].iops] as $v | ($v | add / length) as $m
    and ((.summary.stddev - (($v | map((. - $m) * (. - $m)) | add) / 2 | sqrt)) | fabs) < 0.06'
 q '.summary.total_ios >= ([.samples[].iops] | add)'
 q '.summary.ns_per_io == 0 and .summary.ios_measured == 0'
+# time-bound: the window still counts its IOs (exact profiles divide by it)
+q '.summary.window_ios > 0 and .summary.window_ios <= .summary.total_ios'
 q '.cpu.user_ns_per_io >= 0 and .cpu.sys_ns_per_io > 0'
 q 'has("profile") | not'
 # the per-second lines and the samples are the same numbers

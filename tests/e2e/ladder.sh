@@ -38,7 +38,7 @@ host=ladder-$$
 mkdir -p "$TMP/runner"
 build/perflab-runner --server "$URL" --key "$rkey" --backend qemu-icount \
 	--name "$host" --label "$label" --workdir "$TMP/runner" \
-	--kcache build/kcache --claim-wait 2 >"$TMP/runner.log" 2>&1 &
+	--kcache "$KCACHE" --claim-wait 2 >"$TMP/runner.log" 2>&1 &
 RUNNER_PID=$!
 
 pl() { "$PERFLAB" --server "$URL" --key "$key" "$@"; }

@@ -5,9 +5,15 @@
 # runs each), submitted with `perflab run` as a user would, completes; its
 # samples and profiles land in SQLite, GET /api/v1/experiments/{id} serves
 # it, the canary reads as a regression (`perflab watch
-# --fail-on-regression` exits 1) and the perf diff's top rows are block /
-# io_uring symbols. An experiment whose patch does not apply ends with a
-# failed variant showing patch(1)'s message through the API.
+# --fail-on-regression` exits 1) and the perf diff, exact on this tier
+# (perflab-insn plugin: instructions per IO), has blk_mq_submit_bio on top
+# with the canary's ~770 instructions per IO and every other symbol within
+# 2 instructions per IO (the canary is a separate build: io_uring's
+# io_free_batch_list moves by exactly 1); the runs of each kernel agree (no
+# '!' on its top row; other rows may carry one: the guest's wall-clock-seeded
+# sbitmap hints make about one boot in 16 differ in
+# __sbitmap_queue_get_batch). An experiment whose patch does not apply
+# ends with a failed variant showing patch(1)'s message through the API.
 # Kernel images are cached in build/kcache (shared with other tests), so
 # only the first run on a machine pays the cold build (~4 min on 2 cores).
 . "$(dirname "$0")/../api/lib.sh"
@@ -41,7 +47,7 @@ SUB=$(make_key submit e2e)
 RK=$(make_key runner e2e-runner)
 mkdir -p "$TMP/runner"
 "$RUNNER" --server "$BASE" --key "$RK" --backend qemu-icount --name e2e-host \
-	--label qemu-icount --workdir "$TMP/runner" --kcache "$TOP/build/kcache" \
+	--label qemu-icount --workdir "$TMP/runner" --kcache "$KCACHE" \
 	--claim-wait 2 >"$TMP/runner.log" 2>&1 &
 RUNNER_PID=$!
 
@@ -107,23 +113,32 @@ nruns=$(sql "SELECT count(*) FROM runs WHERE experiment_id = $id")
 check "$nruns" -eq $((2 * runs)) "runs in SQLite"
 nsamples=$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = $id")
 check "$nsamples" -ge $((6 * runs)) "samples in SQLite"
-nprof=$(sql "SELECT count(*) FROM profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE r.experiment_id = $id")
-check "$nprof" -gt 0 "profile symbols in SQLite"
-echo "runs=$nruns samples=$nsamples profile_symbols=$nprof"
-# perf-diff (issue 6): the top rows by |delta| are block/io_uring kernel
-# symbols (the canary spins in the submit path).
-pd=$(api GET "/api/v1/experiments/$id/perf-diff?variant=canary&limit=3&format=text" "$SUB")
+# qemu-icount runs carry exact profiles (the sampler is off there).
+nprof=$(sql "SELECT count(*) FROM exact_profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE r.experiment_id = $id")
+check "$nprof" -gt 0 "exact profile symbols in SQLite"
+nexact=$(sql "SELECT count(*) FROM exact_profiles ep JOIN runs r ON r.id = ep.run_id WHERE r.experiment_id = $id")
+check "$nexact" -eq $((2 * runs)) "an exact profile for every run"
+echo "runs=$nruns samples=$nsamples exact_profile_symbols=$nprof"
+# perf-diff (issues 6, 16): exact instructions per IO, sorted by |delta|.
+pdj=$(api GET "/api/v1/experiments/$id/perf-diff?variant=canary&limit=5" "$SUB")
+expect_status 200 "perf-diff (JSON)"
+check "$(jq -r '.kind' <<<"$pdj" | grep -c '^instructions$')" -eq 1 "the perf diff is exact on qemu-icount"
+pd=$(api GET "/api/v1/experiments/$id/perf-diff?variant=canary&limit=5&format=text" "$SUB")
 expect_status 200 "perf-diff"
 echo "$pd"
-# The largest delta is where the canary spins; the next rows are other
-# kernel symbols of the IO path, mostly block/io_uring (the read path's
-# atime_needs_update can place third, so those two are not named).
-rows=$(grep -E '^ +[0-9. %+-]+\[kernel' <<<"$pd")
-check "$(grep -c '\[k\] ' <<<"$rows")" -eq 3 "top perf-diff rows are kernel symbols"
-check "$(head -n1 <<<"$rows" | grep -cE '\+[0-9.]+% .*\[k\] blk_mq_submit_bio *$')" -eq 1 \
+rows=$(grep -E '\[k\] |\[\.\] ' <<<"$pd" | grep -v '^#')
+check "$(wc -l <<<"$rows")" -eq 5 "five perf-diff rows"
+# Delta/IO is the third number of a row (Base/IO New/IO Delta/IO Share).
+top=$(head -n1 <<<"$rows")
+check "$(grep -cE '\[k\] blk_mq_submit_bio *$' <<<"$top")" -eq 1 \
 	"the top perf-diff row is blk_mq_submit_bio, where the canary spins"
-top=$(grep -cE '\[k\] .*(blk|bio|io_|submit|null_|sbitmap)' <<<"$rows")
-check "$top" -ge 2 "top perf-diff rows are block/io_uring kernel symbols"
+d=$(awk '{ print $3 }' <<<"$top")
+check "$(awk -v d="$d" 'BEGIN { print (d > 700 && d < 850) }')" -eq 1 \
+	"blk_mq_submit_bio delta $d instructions per IO (256 steps of ~3)"
+second=$(sed -n 2p <<<"$rows" | awk '{ d = $3; if (d < 0) d = -d; print d }')
+check "$(awk -v d="$second" 'BEGIN { print (d <= 2) }')" -eq 1 \
+	"the next symbol moves by $second <= 2 instructions per IO"
+check "$(grep -c '!' <<<"$top")" -eq 0 "runs of one kernel agree on blk_mq_submit_bio (no '!')"
 grep -E "job [0-9]+ done|failed" "$TMP/runner.log" | tail -20
 echo "total $(($(date +%s) - start))s"
 exit 0

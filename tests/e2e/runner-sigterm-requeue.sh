@@ -22,7 +22,7 @@ SUB=$(make_key submit t)
 RK=$(make_key runner r)
 run_runner() {
 	"$RUNNER" --server "$BASE" --key "$RK" --backend qemu-icount --name sig-host \
-		--label sigterm-lab --workdir "$TMP/w" --kcache "$TOP/build/kcache" \
+		--label sigterm-lab --workdir "$TMP/w" --kcache "$KCACHE" \
 		--claim-wait 1 "$@" >>"$TMP/runner.log" 2>&1 &
 	RPID=$!
 }

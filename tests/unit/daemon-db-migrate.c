@@ -34,7 +34,8 @@ int main(void)
 		"jobs", "runs", "samples", "profiles", "symbols", "profile_symbols",
 		"stacks", "profile_stacks", "comparisons", "baselines", "series",
 		"series_points", "change_points", "alerts", "alert_history",
-		"webhooks", "deliveries", "host_calibration", NULL };
+		"webhooks", "deliveries", "host_calibration", "exact_profiles",
+		"exact_profile_symbols", NULL };
 	char dir[] = "/tmp/perflab-unit.XXXXXX", path[256], err[512];
 	struct migration bad[2];
 	sqlite3 *db;

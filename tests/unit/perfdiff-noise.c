@@ -2,8 +2,10 @@
 /*
  * Description: with several runs per side, samples and totals are summed,
  * each symbol's stddev is that of its per-run percent (0 in runs without
- * it; duplicates within a run add up), and a delta is marked as noise when
- * |delta| <= 2*sqrt(sd_b^2/n_b + sd_n^2/n_n).
+ * it; duplicates within a run add up), each delta gets the p-value of
+ * Welch's t test (checked against the closed forms of the t tail with 1
+ * and 2 degrees of freedom), and Benjamini-Hochberg at 5 % over the
+ * symbols decides which deltas are real (noise 0).
  */
 #include "unit/perfdiff-fixture.h"
 
@@ -13,6 +15,7 @@ int main(void)
 	struct pd_result *r;
 	const struct pd_row *x;
 	char err[128];
+	double t;
 
 	perfdiff_default_opts(&o);
 	r = perfdiff_compute(fx2_sides, 2, &o, err, sizeof(err));
@@ -25,7 +28,7 @@ int main(void)
 
 	/* get_tag: base shares 10, 12, 11 (22/200) -> sd 1; 44/400 = 11%
 	 * new shares 11 (5+6), 13, 12 -> sd 1; 36/300 = 12%; delta 1
-	 * band 2*sqrt(1/3 + 1/3) = 1.633 -> noise */
+	 * t = 1/sqrt(2/3) = 1.22 with df 4: p = 0.29 -> noise */
 	x = fx_row(r, "blk_mq_get_tag");
 	CHECK(x && x->cells[1].samples == 36 && x->cells[0].samples == 44);
 	CHECK_NEAR(x->cells[0].percent, 11.0);
@@ -33,22 +36,29 @@ int main(void)
 	CHECK_NEAR(x->cells[0].stddev, 1.0);
 	CHECK_NEAR(x->cells[1].stddev, 1.0);
 	CHECK_NEAR(x->cells[1].delta, 1.0);
+	CHECK(x->cells[1].p_value > 0.2 && x->cells[1].p_value < 0.35,
+	      "p %g", x->cells[1].p_value);
 	CHECK(x->cells[1].noise == 1);
 
 	/* enter: base 20, 20, 20 -> sd 0, 20%; new 30, 32, 34 -> sd 2, 32%
-	 * delta 12 > 2*sqrt(4/3) = 2.31 -> not noise */
+	 * t = 12/sqrt(4/3) with df 2 (all the variance on the new side):
+	 * p = 1 - t/sqrt(2 + t^2) = 0.0092 <= 1/3 * 0.05 -> real */
 	x = fx_row(r, "__do_sys_io_uring_enter");
 	CHECK_NEAR(x->cells[0].stddev, 0.0);
 	CHECK_NEAR(x->cells[1].stddev, 2.0);
 	CHECK_NEAR(x->cells[1].delta, 12.0);
+	t = 12 / sqrt(4.0 / 3);
+	CHECK_NEAR(x->cells[1].p_value, 1 - t / sqrt(2 + t * t));
 	CHECK(x->cells[1].noise == 0);
 
 	/* free: only in new run 3 (3/100): shares 0, 0, 3 -> sd sqrt(3);
-	 * 3/300 = 1%; band 2*sqrt(3/3) = 2 -> noise */
+	 * 3/300 = 1%; t = 1/sqrt(3/3) = 1 with df 2: p = 1 - 1/sqrt(3) = 0.42
+	 * -> noise */
 	x = fx_row(r, "__blk_mq_free_request");
 	CHECK(x && !x->cells[0].present);
 	CHECK_NEAR(x->cells[1].stddev, sqrt(3.0));
 	CHECK_NEAR(x->cells[1].delta, 1.0);
+	CHECK_NEAR(x->cells[1].p_value, 1 - 1 / sqrt(3.0));
 	CHECK(x->cells[1].noise == 1);
 	perfdiff_free(r);
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: variants share one worktree: applying a variant's patches
- * first restores the files the previous variant touched (fresh mtime, so
- * make rebuilds them; files it created are removed), and a patch that
- * does not apply fails with patch(1)'s own output.
+ * Description: variants share one worktree (a ktree farm): applying a
+ * variant's patches first restores the files the previous variant touched
+ * (fresh mtime, so make rebuilds them; files it created are removed), and
+ * a patch that does not apply fails with patch(1)'s own output.  patch
+ * runs in the build sandbox.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,9 @@
 #include <utime.h>
 
 #include "runners/runner/kpatch.h"
+#include "runners/runner/ktree.h"
 #include "runners/runner/rutil.h"
+#include "runners/runner/sandbox.h"
 #include "unit/check.h"
 
 static char root[] = "/tmp/perflab-kpatch-XXXXXX";
@@ -73,17 +76,21 @@ static const char bad[] =
 
 int main(void)
 {
-	char *pristine, *wt, *dirty, *scratch, *msg = NULL, *cmd;
+	char *pristine, *wt, *copies, *scratch, *msg = NULL, *cmd;
 	struct kpatch v1[] = { { "p1", p1, sizeof(p1) - 1 } };
 	struct kpatch v2[] = { { "p2", p2, sizeof(p2) - 1 } };
 	struct kpatch vb[] = { { "p2", p2, sizeof(p2) - 1 },
 			       { "0002-bad.patch", bad, sizeof(bad) - 1 } };
 
-	if (!mkdtemp(root))
+	if (access("/usr/bin/bwrap", X_OK)) {
+		printf("bwrap not installed (make deps)\n");
+		return 77;
+	}
+	if (!mkdtemp(root) || chmod(root, 0755))
 		return 1;
 	pristine = rutil_strdupf("%s/pristine", root);
 	wt = rutil_strdupf("%s/wt", root);
-	dirty = rutil_strdupf("%s/dirty.list", root);
+	copies = rutil_strdupf("%s/copies", root);
 	scratch = rutil_strdupf("%s/patches", root);
 	rutil_mkdirs(pristine, 0755);
 	cmd = rutil_strdupf("%s/pristine/dir", root);
@@ -91,12 +98,14 @@ int main(void)
 	free(cmd);
 	put("pristine/a.c", "one\ntwo\n");
 	put("pristine/dir/b.c", "bee\n");
-	cmd = rutil_strdupf("cp -a %s %s", pristine, wt);
-	CHECK(system(cmd) == 0);
-	free(cmd);
 	struct kpatch_ctx c = { .pristine = pristine, .worktree = wt,
-				.dirty = dirty, .scratch = scratch,
+				.copies = copies, .scratch = scratch,
 				.uid = (uid_t)-1, .gid = (gid_t)-1 };
+	struct ktree t = { .pristine = pristine, .src = wt, .copies = copies,
+			   .uid = (uid_t)-1, .gid = (gid_t)-1 };
+
+	CHECK(sandbox_user(&t.uid, &t.gid, &msg) == 0);
+	CHECK(ktree_farm(&t, &msg) == 0);
 
 	CHECK(kpatch_apply(&c, v1, 1, &msg) == 0);
 	CHECK(same("a.c", "one\nTWO\n"));

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runners/runner/kpatch.h"
+#include "common/patch_paths.h"
 #include "unit/check.h"
 
-static int has(const struct kpatch_paths *p, const char *s)
+static int has(const struct pp_paths *p, const char *s)
 {
 	for (int i = 0; i < p->n; i++)
 		if (!strcmp(p->v[i], s))
@@ -57,21 +57,21 @@ static const char plain[] =
 
 int main(void)
 {
-	struct kpatch_paths p;
+	struct pp_paths p;
 	char err[256];
 
-	CHECK(kpatch_paths(git_patch, strlen(git_patch), &p, err,
-			   sizeof(err)) == 0);
+	CHECK(pp_paths_of(git_patch, strlen(git_patch), &p, err,
+			 sizeof(err)) == 0);
 	CHECK(has(&p, "block/blk-mq.c"));
 	CHECK(has(&p, "old.c") && has(&p, "new.c") && has(&p, "fresh.c"));
 	CHECK(!has(&p, "this removed line starts with two dashes"));
 	CHECK(!has(&p, "added line starts with two pluses"));
 	CHECK(p.n == 4);
-	kpatch_paths_free(&p);
+	pp_paths_free(&p);
 
-	CHECK(kpatch_paths(plain, strlen(plain), &p, err, sizeof(err)) == 0);
+	CHECK(pp_paths_of(plain, strlen(plain), &p, err, sizeof(err)) == 0);
 	CHECK(p.n == 1 && has(&p, "fs/io_uring.c"));
-	kpatch_paths_free(&p);
+	pp_paths_free(&p);
 
 	static const char *const bad[] = {
 		"--- a/../etc/passwd\n+++ b/../etc/passwd\n@@ -1 +1 @@\n-a\n+b\n",
@@ -80,11 +80,11 @@ int main(void)
 	};
 	for (size_t i = 0; i < 3; i++) {
 		err[0] = 0;
-		CHECK(kpatch_paths(bad[i], strlen(bad[i]), &p, err,
-				   sizeof(err)) == -1);
+		CHECK(pp_paths_of(bad[i], strlen(bad[i]), &p, err,
+				 sizeof(err)) == -1);
 		CHECK(strstr(err, "outside the tree") != NULL);
 	}
-	CHECK(kpatch_paths("hello\n", 6, &p, err, sizeof(err)) == -1);
+	CHECK(pp_paths_of("hello\n", 6, &p, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "no diff") != NULL);
 	DONE();
 }

@@ -3,7 +3,9 @@
  * Description: the qemu and qemu-icount command lines: icount tier uses
  * TCG, -icount shift=0,sleep=off and one vCPU; no network; null_blk or
  * NVMe poll queues on the kernel command line; bench flags from the job
- * validated and comma-joined; hostile variant cmdlines refused.
+ * validated and comma-joined; hostile variant cmdlines refused; the
+ * perflab-insn plugin with its out= file when set, and the sampled -P
+ * dropped from the flags (the exact profile replaces it on qemu-icount).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +62,14 @@ int main(void)
 	CHECK(strstr(j, "perflab_target=nullb"));
 	CHECK(strstr(j, "perflab_bench=-d,128,-r,3"));
 	CHECK(strstr(j, " perflab_canary=4"));
+	CHECK(!has_pair(v, "-plugin", NULL));
 	qemu_argv_free(v);
+	s.plugin = "/b/perflab-insn.so";
+	s.plugin_out = "/w/insn-1.prof";
+	v = qemu_argv(&s);
+	CHECK(has_pair(v, "-plugin", "/b/perflab-insn.so,out=/w/insn-1.prof"));
+	qemu_argv_free(v);
+	s.plugin = s.plugin_out = NULL;
 
 	s.icount = 0;
 	s.target = "nvme";
@@ -90,6 +99,10 @@ int main(void)
 	j = benchargs_join(&ba, ',');
 	CHECK(j && !strcmp(j, "-d,64,-s,16,-p,1,-B,0,-r,5,-w,1,-P"));
 	CHECK(ba.runtime == 5 && ba.warmup == 1);
+	free(j);
+	CHECK(benchargs_drop(&ba, "-P") == 1 && benchargs_drop(&ba, "-P") == 0);
+	j = benchargs_join(&ba, ',');
+	CHECK(j && !strcmp(j, "-d,64,-s,16,-p,1,-B,0,-r,5,-w,1"), "%s", j);
 	free(j);
 	benchargs_free(&ba);
 	json_decref(b);

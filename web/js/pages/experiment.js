@@ -7,6 +7,7 @@ import { normExperiment, runMeans } from '../model.js';
 import { runsChart, stripPlot } from '../charts.js';
 import { errorBox } from '../app.js';
 import { perfDiffRows } from './perfdiff.js';
+import { isExact, exactSummary, exactTable } from './exactdiff.js';
 
 export async function render(ctx) {
 	const id = ctx.params[0];
@@ -266,6 +267,11 @@ async function loadPerfTop(el, e, req) {
 	}
 	try {
 		const res = await req;
+		if (isExact(res)) {
+			// exact instruction counts (qemu-icount with the TCG plugin)
+			el.append(exactSummary(res), exactTable(res, { limit: 10, symbolLink: (r) => link('/experiments/' + e.id + '/perf-diff', { q: r.symbol }) }));
+			return;
+		}
 		const { rows } = perfDiffRows(res);
 		if (!rows.length) {
 			el.appendChild(h('div', { class: 'empty' }, 'No profile samples were recorded for this experiment (runs without -P).'));

@@ -4,6 +4,7 @@
 import { h, clear, fmt, link, setQuery, num, arr } from '../util.js';
 import { api } from '../api.js';
 import { errorBox } from '../app.js';
+import { isExact, exactSummary, exactTable } from './exactdiff.js';
 
 const PAGE = 200;	// rows drawn before "Show all" (layout of thousands of rows is slow)
 
@@ -48,6 +49,7 @@ export async function render(ctx) {
 	const q = ctx.query;
 	const state = {
 		variant: q.get('variant') || '',
+		kind: q.get('kind') === 'samples' ? 'samples' : '',
 		q: q.get('q') || '',
 		dso: q.get('dso') || '',
 		sort: q.get('sort') || 'delta-abs',
@@ -68,7 +70,7 @@ export async function render(ctx) {
 	let fullReq = null;
 	const getFull = () => {
 		if (!fullReq) {
-			fullReq = api(url);
+			fullReq = api(url, { query: { kind: state.kind } });
 			fullReq.catch(() => {});
 		}
 		return fullReq;
@@ -78,7 +80,11 @@ export async function render(ctx) {
 	try {
 		// All sides come back (the variant is picked here, from "diffs"); the
 		// server's top rows are by the first compared variant's |delta|.
-		res = await (quick ? api(url, { query: { limit: PAGE } }) : getFull());
+		res = await (quick ? api(url, { query: { limit: PAGE, kind: state.kind } }) : getFull());
+		if (isExact(res)) {
+			renderExact(root, await getFull(), id, state);
+			return;
+		}
 		partial = quick && num(res && res.symbols) > arr(res, 'rows').length;
 		const sides = arr(res && res.sides);
 		if (partial && state.variant && sides.length > 2 && sides.filter((x) => !x.baseline)[0].variant !== state.variant) {
@@ -112,7 +118,7 @@ export async function render(ctx) {
 	root.appendChild(textBox);
 	async function showText() {
 		try {
-			const t = await api('/api/v1/experiments/' + id + '/perf-diff', { raw: true, query: { format: 'text', variant: state.variant, limit: 50 } });
+			const t = await api('/api/v1/experiments/' + id + '/perf-diff', { raw: true, query: { format: 'text', variant: state.variant, limit: 50, kind: state.kind } });
 			clear(textBox).appendChild(h('pre', { class: 'lkp' }, t));
 		} catch (e) { clear(textBox).appendChild(errorBox(e)); }
 	}
@@ -206,6 +212,21 @@ export async function render(ctx) {
 		update();
 		complete();
 	}, (e) => { clear(more).appendChild(errorBox(e)); });
+}
+
+// Exact instruction counts: the whole table (no sampling noise to filter),
+// and a link to the sampled profiles of the same runs when there are any.
+function renderExact(root, res, id, state) {
+	const sides = arr(res, 'sides').filter((s) => !s.baseline);
+	const variant = state.variant || (sides[0] && sides[0].variant) || '';
+	const needle = state.q.toLowerCase();
+	const filtered = Object.assign({}, res, { rows: arr(res, 'rows').filter((r) => !needle || String(r.symbol).toLowerCase().includes(needle)) });
+	root.append(exactSummary(res, variant),
+		h('p', { class: 'muted small' }, fmt.count(num(res.symbols), 'symbols'), needle ? ', ' + filtered.rows.length + ' matching “' + state.q + '”' : '', ', largest |Delta/IO| first. ',
+			num(res.sampled_runs) === 0 ? null : [h('a', { href: link('/experiments/' + id + '/perf-diff', { kind: 'samples' }), id: 'sampled-link' }, 'sampled profiles (perf record) of the same runs'), ' · '],
+			h('a', { href: '/api/v1/experiments/' + id + '/perf-diff?format=text', id: 'text-link' }, 'text form')),
+		h('div', { class: 'scroll' }, exactTable(filtered, { variant })));
+	root.dataset.complete = '1';
 }
 
 function pct(v) { return v === null ? '' : v.toFixed(2) + ' %'; }

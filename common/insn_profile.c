@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: MIT
+/*
+ * insn_profile: parse the perflab-insn plugin's output and symbol maps,
+ * and turn them into the exact_profile JSON of a bench result.
+ */
+#include "common/insn_profile.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LINE	128
+#define MAX_NAME	256
+
+/* A cursor over the text: one line at a time, bounded length. */
+struct cur {
+	const char *p, *end;
+	char line[MAX_LINE];
+	unsigned long lineno;
+};
+
+/* Next line into c->line; 0 ok, -1 at end, -2 line too long or NUL. */
+static int next_line(struct cur *c)
+{
+	const char *nl;
+	size_t n;
+
+	if (c->p >= c->end)
+		return -1;
+	nl = memchr(c->p, '\n', c->end - c->p);
+	n = nl ? (size_t)(nl - c->p) : (size_t)(c->end - c->p);
+	c->lineno++;
+	if (n >= sizeof(c->line) || memchr(c->p, '\0', n))
+		return -2;
+	memcpy(c->line, c->p, n);
+	c->line[n] = '\0';
+	c->p += n + (nl ? 1 : 0);
+	return 0;
+}
+
+/* Strict unsigned decimal or hex (no sign, no spaces, no overflow). */
+static const char *parse_u64(const char *s, int base, uint64_t *out)
+{
+	uint64_t v = 0;
+	int digits = 0;
+
+	for (;; s++, digits++) {
+		unsigned d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			return NULL;
+		v = v * base + d;
+	}
+	if (!digits || digits > 20)
+		return NULL;
+	*out = v;
+	return s;
+}
+
+/* "KEY <u64>" exactly. */
+static int key_u64(const char *line, const char *key, uint64_t *v)
+{
+	size_t k = strlen(key);
+	const char *e;
+
+	if (strncmp(line, key, k) || line[k] != ' ')
+		return -1;
+	e = parse_u64(line + k + 1, 10, v);
+	return e && !*e ? 0 : -1;
+}
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int parse_header(struct cur *c, struct insn_prof *p, uint64_t *n,
+			char *err, size_t errlen)
+{
+	static const char *const wins[] = { "none", "open", "closed",
+					    "failed" };
+	const char *e;
+	size_t i;
+
+	if (next_line(c) || strcmp(c->line, "perflab-insn 1"))
+		return fail(err, errlen, "not a perflab-insn v1 profile");
+	if (next_line(c) || strncmp(c->line, "markers ", 8) ||
+	    !(e = parse_u64(c->line + 8, 10, &p->starts)) || *e != ' ' ||
+	    !(e = parse_u64(e + 1, 10, &p->ends)) || *e)
+		return fail(err, errlen, "line %lu: want markers", c->lineno);
+	if (next_line(c) || strncmp(c->line, "window ", 7))
+		return fail(err, errlen, "line %lu: want window", c->lineno);
+	for (i = 0; i < 4 && strcmp(c->line + 7, wins[i]); i++)
+		;
+	if (i == 4)
+		return fail(err, errlen, "line %lu: bad window", c->lineno);
+	p->window = (enum insn_window)i;
+	if (next_line(c) || key_u64(c->line, "blocks", &p->blocks))
+		return fail(err, errlen, "line %lu: want blocks", c->lineno);
+	if (next_line(c) || key_u64(c->line, "total", &p->total))
+		return fail(err, errlen, "line %lu: want total", c->lineno);
+	if (next_line(c) || key_u64(c->line, "addrs", n) ||
+	    *n > INSN_PROF_MAX_ADDRS)
+		return fail(err, errlen, "line %lu: want addrs <= %u",
+			    c->lineno, INSN_PROF_MAX_ADDRS);
+	return 0;
+}
+
+struct pair {
+	uint64_t addr, count;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int parse_body(struct cur *c, struct insn_prof *p, struct pair *v,
+		      uint64_t n, char *err, size_t errlen)
+{
+	uint64_t sum = 0;
+	const char *e;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (next_line(c) || !(e = parse_u64(c->line, 16, &v[i].addr)) ||
+		    *e != ' ' || !(e = parse_u64(e + 1, 10, &v[i].count)) ||
+		    *e || !v[i].count)
+			return fail(err, errlen, "line %lu: want \"hexaddr "
+				    "count\" (count > 0)", c->lineno);
+		if (sum + v[i].count < sum)
+			return fail(err, errlen, "counts overflow");
+		sum += v[i].count;
+	}
+	if (next_line(c) || strcmp(c->line, "end") || next_line(c) != -1)
+		return fail(err, errlen, "line %lu: want a final \"end\" "
+			    "(truncated output?)", c->lineno);
+	if (sum != p->total)
+		return fail(err, errlen, "counts add up to %llu, total says %llu",
+			    (unsigned long long)sum,
+			    (unsigned long long)p->total);
+	qsort(v, n, sizeof(*v), cmp_pair);
+	for (uint64_t i = 1; i < n; i++)
+		if (v[i].addr == v[i - 1].addr)
+			return fail(err, errlen, "address %llx listed twice",
+				    (unsigned long long)v[i].addr);
+	return 0;
+}
+
+int insn_prof_parse(const char *text, size_t len, struct insn_prof *p,
+		    char *err, size_t errlen)
+{
+	struct cur c = { .p = text, .end = text + len };
+	struct pair *v = NULL;
+	uint64_t n;
+
+	memset(p, 0, sizeof(*p));
+	if (len > INSN_PROF_MAX_BYTES)
+		return fail(err, errlen, "profile larger than %u bytes",
+			    INSN_PROF_MAX_BYTES);
+	if (parse_header(&c, p, &n, err, errlen))
+		goto fail;
+	v = calloc(n ? n : 1, sizeof(*v));
+	p->addr = calloc(n ? n : 1, sizeof(*p->addr));
+	p->count = calloc(n ? n : 1, sizeof(*p->count));
+	if (!v || !p->addr || !p->count) {
+		fail(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (parse_body(&c, p, v, n, err, errlen))
+		goto fail;
+	for (uint64_t i = 0; i < n; i++) {
+		p->addr[i] = v[i].addr;
+		p->count[i] = v[i].count;
+	}
+	p->n = n;
+	free(v);
+	return 0;
+fail:
+	free(v);
+	insn_prof_free(p);
+	return -1;
+}
+
+void insn_prof_free(struct insn_prof *p)
+{
+	free(p->addr);
+	free(p->count);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- symbol maps ------------------------------------------------------ */
+
+struct rawsym {
+	uint64_t addr;
+	size_t order;		/* position in the file: stable ties */
+	char *name;
+};
+
+static int cmp_raw(const void *a, const void *b)
+{
+	const struct rawsym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* "hexaddr T name" with a text type; name printable, no spaces. */
+static char *map_line(const char *s, const char *end, uint64_t *addr)
+{
+	const char *e = s, *name;
+	size_t n;
+
+	while (e < end && *e != '\n' && (size_t)(e - s) < 20 &&
+	       ((*e >= '0' && *e <= '9') || (*e >= 'a' && *e <= 'f') ||
+		(*e >= 'A' && *e <= 'F')))
+		e++;
+	if (e == s || e + 3 > end || e[0] != ' ' || !strchr("tTwW", e[1]) ||
+	    !e[1] || e[2] != ' ')
+		return NULL;
+	{
+		char hex[24];
+
+		memcpy(hex, s, e - s);
+		hex[e - s] = '\0';
+		if (!parse_u64(hex, 16, addr))
+			return NULL;
+	}
+	name = e + 3;
+	for (n = 0; name + n < end && name[n] > ' ' && name[n] < 0x7f; n++)
+		if (n >= MAX_NAME)
+			return NULL;
+	if (!n || (name + n < end && name[n] != '\n'))
+		return NULL;
+	return strndup(name, n);
+}
+
+static int symtab_fill(struct insn_symtab *t, struct rawsym *r, size_t n)
+{
+	size_t k = 0;
+
+	if (n)
+		qsort(r, n, sizeof(*r), cmp_raw);
+	t->start = calloc(n ? n : 1, sizeof(*t->start));
+	t->end = calloc(n ? n : 1, sizeof(*t->end));
+	t->name = calloc(n ? n : 1, sizeof(*t->name));
+	if (!t->start || !t->end || !t->name)
+		return -1;
+	/* Aliases at one address: the first in the file names it. */
+	for (size_t i = 0; i < n; i++) {
+		if (k && t->start[k - 1] == r[i].addr) {
+			free(r[i].name);
+			continue;
+		}
+		t->start[k] = r[i].addr;
+		t->name[k++] = r[i].name;
+	}
+	for (size_t i = 0; i < k; i++)
+		t->end[i] = i + 1 < k ? t->start[i + 1] : t->start[i];
+	t->n = k;
+	return 0;
+}
+
+int insn_symtab_parse(const char *text, size_t len, struct insn_symtab *t)
+{
+	const char *p = text, *end = text + len;
+	struct rawsym *r = NULL;
+	size_t n = 0, cap = 0;
+
+	memset(t, 0, sizeof(*t));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		uint64_t addr;
+		char *name = map_line(p, nl ? nl : end, &addr);
+
+		p = nl ? nl + 1 : end;
+		if (!name)
+			continue;
+		if (n == cap) {
+			struct rawsym *nr;
+
+			cap = cap ? cap * 2 : 4096;
+			nr = realloc(r, cap * sizeof(*r));
+			if (!nr) {
+				free(name);
+				goto fail;
+			}
+			r = nr;
+		}
+		r[n].addr = addr;
+		r[n].order = n;
+		r[n++].name = name;
+	}
+	if (symtab_fill(t, r, n))
+		goto fail;
+	free(r);
+	return 0;
+fail:
+	if (!t->n)	/* the names were not handed to t yet */
+		for (size_t i = 0; i < n; i++)
+			free(r[i].name);
+	free(r);
+	insn_symtab_free(t);
+	return -1;
+}
+
+long insn_symtab_find(const struct insn_symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t ? t->n : 0;
+
+	/* Last symbol starting at or below addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->start[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= t->end[lo - 1])
+		return -1;
+	return (long)(lo - 1);
+}
+
+void insn_symtab_free(struct insn_symtab *t)
+{
+	for (size_t i = 0; t->name && i < t->n; i++)
+		free(t->name[i]);
+	free(t->start);
+	free(t->end);
+	free(t->name);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- the exact_profile object ----------------------------------------- */
+
+struct row {
+	const char *dso, *sym;
+	uint64_t insns;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c = strcmp(x->dso, y->dso);
+
+	return c ? c : strcmp(x->sym, y->sym);
+}
+
+static int cmp_insns(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->insns != y->insns)
+		return x->insns > y->insns ? -1 : 1;
+	return cmp_name(a, b);
+}
+
+/* Per-symbol counts of one address class into rows[]; returns the count. */
+static size_t attribute(const struct insn_prof *p, int kernel,
+			const struct insn_symtab *t, const char *dso,
+			uint64_t *cnt, struct row *rows, uint64_t *sum,
+			uint64_t *unattr)
+{
+	size_t nrows = 0;
+
+	memset(cnt, 0, (t->n ? t->n : 1) * sizeof(*cnt));
+	for (size_t i = 0; i < p->n; i++) {
+		long s;
+
+		if ((p->addr[i] >= INSN_PROF_KERNEL_START) != kernel)
+			continue;
+		*sum += p->count[i];
+		s = insn_symtab_find(t, p->addr[i]);
+		if (s < 0)
+			*unattr += p->count[i];
+		else
+			cnt[s] += p->count[i];
+	}
+	for (size_t s = 0; s < t->n; s++)
+		if (cnt[s])
+			rows[nrows++] = (struct row){ dso, t->name[s], cnt[s] };
+	return nrows;
+}
+
+/* Rows of one name merged (static functions of one name in two files). */
+static size_t merge_rows(struct row *r, size_t n)
+{
+	size_t k = 0;
+
+	qsort(r, n, sizeof(*r), cmp_name);
+	for (size_t i = 0; i < n; i++) {
+		if (k && !cmp_name(&r[k - 1], &r[i]))
+			r[k - 1].insns += r[i].insns;
+		else
+			r[k++] = r[i];
+	}
+	qsort(r, k, sizeof(*r), cmp_insns);
+	return k;
+}
+
+static json_t *rows_json(const struct row *r, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		if (json_array_append_new(a, json_pack(
+			    "{s:s, s:s, s:I}", "dso", r[i].dso, "sym", r[i].sym,
+			    "insns", (json_int_t)r[i].insns))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
+		       const struct insn_symtab *ksyms,
+		       const struct insn_symtab *usyms, const char *udso,
+		       char *err, size_t errlen)
+{
+	static const struct insn_symtab none;
+	uint64_t kern = 0, user = 0, unattr = 0, *cnt;
+	size_t nk, nu, nmax;
+	struct row *rows;
+	json_t *j = NULL, *syms;
+
+	ksyms = ksyms ? ksyms : &none;
+	usyms = usyms ? usyms : &none;
+	if (p->window != INSN_WIN_CLOSED || !p->starts ||
+	    p->starts != p->ends) {
+		fail(err, errlen, "no measured window: %llu start and %llu "
+		     "end marks, window %s", (unsigned long long)p->starts,
+		     (unsigned long long)p->ends,
+		     p->window == INSN_WIN_FAILED ? "failed (plugin out of "
+		     "memory)" : p->window == INSN_WIN_OPEN ? "never closed" :
+		     p->window == INSN_WIN_NONE ? "never opened" : "closed");
+		return NULL;
+	}
+	/* JSON readers keep integers exact up to 2^53 (doubles). */
+	if (!ios || ios > (1ull << 53) || p->total > (1ull << 53)) {
+		fail(err, errlen, "IO count %llu or total out of range",
+		     (unsigned long long)ios);
+		return NULL;
+	}
+	nmax = ksyms->n > usyms->n ? ksyms->n : usyms->n;
+	cnt = calloc(nmax ? nmax : 1, sizeof(*cnt));
+	rows = calloc(ksyms->n + usyms->n + 1, sizeof(*rows));
+	if (!cnt || !rows) {
+		fail(err, errlen, "out of memory");
+		goto out;
+	}
+	nk = attribute(p, 1, ksyms, "[kernel.kallsyms]", cnt, rows, &kern,
+		       &unattr);
+	nu = attribute(p, 0, usyms, udso, cnt, rows + nk, &user, &unattr);
+	syms = rows_json(rows, merge_rows(rows, nk + nu));
+	j = syms ? json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
+			     "kind", "instructions", "source",
+			     "qemu-tcg-plugin", "ios", (json_int_t)ios,
+			     "total", (json_int_t)p->total,
+			     "kernel", (json_int_t)kern,
+			     "user", (json_int_t)user,
+			     "unattributed", (json_int_t)unattr,
+			     "symbols", syms) : NULL;
+	if (!j)
+		fail(err, errlen, "out of memory");
+out:
+	free(cnt);
+	free(rows);
+	return j;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * insn_profile: exact instruction profiles of the qemu-icount tier.
+ *
+ * The perflab-insn QEMU plugin (runners/insn-plugin) writes, at exit:
+ *
+ *   perflab-insn 1
+ *   markers STARTS ENDS        marker instructions executed
+ *   window closed|open|none|failed
+ *   blocks N                   translated blocks seen (informational)
+ *   total T                    instructions executed in the window
+ *   addrs N                    number of lines that follow
+ *   <hex address> <count>      N lines, any order, distinct addresses
+ *   end
+ *
+ * That file is hostile input (the guest runs a patch under test and
+ * decides what executes), so the parser is strict: bounded sizes, exact
+ * syntax, no overflow, the counts must add up to the total.
+ *
+ * Symbol tables come in System.map / `nm -n` format ("addr type name");
+ * only text symbols (t, T, w, W) are kept, each covering up to the next
+ * text symbol's address.
+ */
+#ifndef PERFLAB_INSN_PROFILE_H
+#define PERFLAB_INSN_PROFILE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Guest addresses at or above this are kernel (x86-64 canonical split). */
+#define INSN_PROF_KERNEL_START	0xffff800000000000ull
+/* Refuse plugin output larger than this (a few MB in practice). */
+#define INSN_PROF_MAX_BYTES	(256u << 20)
+#define INSN_PROF_MAX_ADDRS	(8u << 20)
+
+enum insn_window { INSN_WIN_NONE, INSN_WIN_OPEN, INSN_WIN_CLOSED,
+		   INSN_WIN_FAILED };
+
+struct insn_prof {
+	uint64_t starts, ends, blocks, total;
+	enum insn_window window;
+	size_t n;
+	uint64_t *addr;		/* ascending */
+	uint64_t *count;
+};
+
+struct insn_symtab {
+	size_t n;
+	uint64_t *start;	/* ascending, distinct */
+	uint64_t *end;		/* start of the next symbol; last: start */
+	char **name;
+};
+
+/* 0 ok; -1 with a message in err (p is then empty). */
+int insn_prof_parse(const char *text, size_t len, struct insn_prof *p,
+		    char *err, size_t errlen);
+void insn_prof_free(struct insn_prof *p);
+
+/* 0 ok (lines that are not text symbols are skipped); -1 out of memory. */
+int insn_symtab_parse(const char *text, size_t len, struct insn_symtab *t);
+/* Index of the symbol covering addr, or -1. */
+long insn_symtab_find(const struct insn_symtab *t, uint64_t addr);
+void insn_symtab_free(struct insn_symtab *t);
+
+/*
+ * The "exact_profile" object of the bench JSON (docs/contracts.md §1):
+ * kernel addresses resolved in ksyms as "[kernel.kallsyms]", user ones
+ * in usyms as udso; symbols of one name merged; sorted by insns
+ * descending. Needs a closed window with as many end as start marks.
+ * NULL with err otherwise.
+ */
+json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
+		       const struct insn_symtab *ksyms,
+		       const struct insn_symtab *usyms, const char *udso,
+		       char *err, size_t errlen);
+
+#endif
