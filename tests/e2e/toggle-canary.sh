@@ -23,7 +23,7 @@ done
 RUNNER_PID=
 start_runner() {
 	"$RUNNER" --server "$BASE" --key "$RK" --backend qemu-icount --name tog-host \
-		--label qemu-icount --workdir "$TMP/runner" --kcache "$TOP/build/kcache" \
+		--label qemu-icount --workdir "$TMP/runner" --kcache "$KCACHE" \
 		--claim-wait 2 >>"$TMP/runner.log" 2>&1 &
 	RUNNER_PID=$!
 }
