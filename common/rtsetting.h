@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#define RTSETTING_MAX 8		/* settings per variant */
+#define RTSETTING_MAX 8 /* settings per variant */
 #define RTSETTING_PATH_MAX 200
 #define RTSETTING_VALUE_MAX 64
 

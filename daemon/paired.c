@@ -161,8 +161,8 @@ static size_t make_pairs(const struct paired_run **c, size_t nc,
 }
 
 /* The units: pair differences, or (several boots) per-boot means. */
-static size_t units(const double *d, const size_t *b, size_t n,
-		    size_t nboots, double *u)
+static size_t units(const double *d, const size_t *b, size_t n, size_t nboots,
+		    double *u)
 {
 	if (nboots <= 1) {
 		memcpy(u, d, n * sizeof(*d));
@@ -204,7 +204,8 @@ static void test(const double *u, size_t n, double alpha_look, double power,
 	r->ci_hi = r->mean_pct + q * se;
 	sd = r->sd_pct > floor_pct ? r->sd_pct : floor_pct;
 	r->mde_pct = (paired_t_quantile(1 - alpha_look / 2, r->df) +
-		      paired_t_quantile(power, r->df)) * sd / sqrt((double)n);
+		      paired_t_quantile(power, r->df)) *
+		     sd / sqrt((double)n);
 }
 
 int paired_compare(const struct paired_run *c, size_t nc,
@@ -248,13 +249,16 @@ int paired_verdict(const struct paired_run *pc, size_t nc,
 	struct paired_result p;
 
 	if (paired_compare(pc, nc, pv, nv, alpha_look, o->power,
-			   r->resolution_pct, &p) || p.pairs < VERDICT_MIN_RUNS) {
+			   r->resolution_pct, &p) ||
+	    p.pairs < VERDICT_MIN_RUNS) {
 		r->kind = VERDICT_INCONCLUSIVE;
 		r->mde_pct = NAN;
-		snprintf(r->design, sizeof(r->design), "toggle design: %zu"
-			 " pairs of runs (by position within a boot) in %zu"
-			 " boots; a paired verdict needs %d pairs and two units",
-			 p.pairs, p.boots, VERDICT_MIN_RUNS);
+		snprintf(
+			r->design, sizeof(r->design),
+			"toggle design: %zu"
+			" pairs of runs (by position within a boot) in %zu"
+			" boots; a paired verdict needs %d pairs and two units",
+			p.pairs, p.boots, VERDICT_MIN_RUNS);
 		snprintf(r->reason, sizeof(r->reason), "too few pairs");
 		return 0;
 	}
@@ -266,30 +270,35 @@ int paired_verdict(const struct paired_run *pc, size_t nc,
 	r->sigma_pct = p.sd_pct;
 	r->alpha_look = alpha_look;
 	r->mde_from_host = 0;
-	r->mde_source = p.by_boot ?
-		"the toggle design over boots (sd of the boots' mean differences)" :
-		"the within-boot toggle design (sd of the pair differences)";
-	snprintf(r->design, sizeof(r->design), "toggle design, paired: %zu"
-		 " pairs by position in %zu boot%s; paired t test on %s (%.0f"
-		 " df): mean difference %+.4f %% (95 %% CI %+.4f .. %+.4f), p %.3g;"
-		 " the unpaired MWU p %.3g is not decided on", p.pairs, p.boots,
-		 p.boots == 1 ? "" : "s", p.by_boot ?
-		 "the boots' mean differences (boot is the unit)" :
-		 "the within-boot pair differences", p.df, p.mean_pct, p.ci_lo,
-		 p.ci_hi, p.p, r->p_mwu);
+	r->mde_source =
+		p.by_boot ?
+			"the toggle design over boots (sd of the boots' mean differences)" :
+			"the within-boot toggle design (sd of the pair differences)";
+	snprintf(
+		r->design, sizeof(r->design),
+		"toggle design, paired: %zu"
+		" pairs by position in %zu boot%s; paired t test on %s (%.0f"
+		" df): mean difference %+.4f %% (95 %% CI %+.4f .. %+.4f), p %.3g;"
+		" the unpaired MWU p %.3g is not decided on",
+		p.pairs, p.boots, p.boots == 1 ? "" : "s",
+		p.by_boot ? "the boots' mean differences (boot is the unit)" :
+			    "the within-boot pair differences",
+		p.df, p.mean_pct, p.ci_lo, p.ci_hi, p.p, r->p_mwu);
 	if (p.p < alpha_look && fabs(p.mean_pct) > r->resolution_pct) {
 		bool worse = r->metric == VERDICT_NS_PER_IO ? p.mean_pct > 0 :
-			     p.mean_pct < 0;
+							      p.mean_pct < 0;
 
 		r->kind = worse ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;
 		snprintf(r->reason, sizeof(r->reason), "paired p %.3g < %.3g",
 			 p.p, alpha_look);
 	} else {
 		r->kind = VERDICT_NO_CHANGE;
-		snprintf(r->reason, sizeof(r->reason), p.p < alpha_look ?
-			 "paired p %.3g < %.3g but within the resolution" :
-			 "paired p %.3g >= %.3g", p.p, alpha_look);
+		snprintf(
+			r->reason, sizeof(r->reason),
+			p.p < alpha_look ?
+				"paired p %.3g < %.3g but within the resolution" :
+				"paired p %.3g >= %.3g",
+			p.p, alpha_look);
 	}
 	return 0;
 }
-

@@ -27,19 +27,19 @@
 #include <stddef.h>
 
 struct paired_run {
-	double value;		/* the run's value (ns/IO or mean IOPS) */
-	const char *boot;	/* boot id; NULL or "": not paired */
-	int pos;		/* position in its boot */
+	double value; /* the run's value (ns/IO or mean IOPS) */
+	const char *boot; /* boot id; NULL or "": not paired */
+	int pos; /* position in its boot */
 };
 
 struct paired_result {
 	size_t pairs, boots, units;
-	int by_boot;		/* 1: the unit is the boot (several boots) */
+	int by_boot; /* 1: the unit is the boot (several boots) */
 	double df;
-	double mean_pct;	/* mean of the units' differences */
-	double sd_pct;		/* sd of the units */
-	double t, p;		/* two-sided */
-	double ci_lo, ci_hi;	/* 95 % t interval of the mean */
+	double mean_pct; /* mean of the units' differences */
+	double sd_pct; /* sd of the units */
+	double t, p; /* two-sided */
+	double ci_lo, ci_hi; /* 95 % t interval of the mean */
 	double mde_pct;
 };
 

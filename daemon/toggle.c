@@ -45,13 +45,15 @@ static bool pattern_match(const char *pattern, const char *path)
 /* 1 if some allowlist pattern matches @path, 0 if none, -1 on error. */
 static int allowed(sqlite3 *db, const char *path)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT pattern FROM setting_allowlist");
+	sqlite3_stmt *st =
+		db_prepare(db, "SELECT pattern FROM setting_allowlist");
 	int rc, hit = 0;
 
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !hit)
-		hit = pattern_match((const char *)sqlite3_column_text(st, 0), path);
+		hit = pattern_match((const char *)sqlite3_column_text(st, 0),
+				    path);
 	sqlite3_finalize(st);
 	return hit ? 1 : (rc == SQLITE_DONE || rc == SQLITE_ROW) ? 0 : -1;
 }
@@ -66,7 +68,8 @@ int toggle_settings_check(sqlite3 *db, const struct trust_who *who,
 	if (!settings)
 		return 0;
 	if (!json_is_object(settings)) {
-		snprintf(err, errlen, "'settings' must be an object of path:"
+		snprintf(err, errlen,
+			 "'settings' must be an object of path:"
 			 " value strings");
 		return 400;
 	}
@@ -75,10 +78,13 @@ int toggle_settings_check(sqlite3 *db, const struct trust_who *who,
 			 RTSETTING_MAX);
 		return 400;
 	}
-	json_object_foreach((json_t *)settings, path, v) {
+	json_object_foreach((json_t *)settings, path, v)
+	{
 		if (!json_is_string(v)) {
-			snprintf(err, errlen, "setting '%.64s': the value must be"
-				 " a string", path);
+			snprintf(err, errlen,
+				 "setting '%.64s': the value must be"
+				 " a string",
+				 path);
 			return 400;
 		}
 		if (rtsetting_path_check(path, err, errlen) ||
@@ -90,7 +96,8 @@ int toggle_settings_check(sqlite3 *db, const struct trust_who *who,
 		if (rc < 0)
 			return -1;
 		if (!rc) {
-			snprintf(err, errlen, "setting '%.64s' is not in the admins'"
+			snprintf(err, errlen,
+				 "setting '%.64s' is not in the admins'"
 				 " allowlist (GET /api/v1/allowlist/settings)",
 				 path);
 			return 403;
@@ -110,7 +117,8 @@ int toggle_variants_check(const struct variant_spec *v, int n, char *err,
 	int i, k;
 
 	if (n < 2) {
-		snprintf(err, errlen, "a toggle experiment needs at least two"
+		snprintf(err, errlen,
+			 "a toggle experiment needs at least two"
 			 " variants");
 		return 400;
 	}
@@ -122,11 +130,12 @@ int toggle_variants_check(const struct variant_spec *v, int n, char *err,
 		for (k = 0; same && k < v[0].npatches; k++)
 			same = v[i].patch_ids[k] == v[0].patch_ids[k];
 		if (!same) {
-			snprintf(err, errlen, "toggle variant '%s' differs from"
+			snprintf(err, errlen,
+				 "toggle variant '%s' differs from"
 				 " '%s' in patches, cmdline or setup: a toggle"
 				 " experiment boots one image, its variants may"
-				 " differ only by 'settings'", v[i].name,
-				 v[0].name);
+				 " differ only by 'settings'",
+				 v[i].name, v[0].name);
 			return 400;
 		}
 	}

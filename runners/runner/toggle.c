@@ -54,8 +54,8 @@ static const char *find_job_line(const char *buf, size_t len, size_t from,
 			return NULL;
 		/* Whole word: job=1 must not match job=12. */
 		n = strlen(pat);
-		if (hit + n < end && (hit[n] == ' ' || hit[n] == '\r' ||
-				      hit[n] == '\n'))
+		if (hit + n < end &&
+		    (hit[n] == ' ' || hit[n] == '\r' || hit[n] == '\n'))
 			return hit;
 		p = hit + n;
 	}
@@ -88,16 +88,19 @@ static void run_outcome(const struct toggle_console *t, const char *b,
 	struct serial_result sr;
 	long long job;
 
-	if (sscanf(b + strlen(SERIAL_RUN), " job=%lld pos=%d boot=%63s",
-		   &job, &o->boot_pos, o->boot_id) != 3)
+	if (sscanf(b + strlen(SERIAL_RUN), " job=%lld pos=%d boot=%63s", &job,
+		   &o->boot_pos, o->boot_id) != 3)
 		o->boot_id[0] = '\0';
 	serial_parse(b, e - b, &sr);
 	if (sr.status == SERIAL_OK)
 		exec_take_bench(sr.json, o);
 	else
-		outcome_fail(o, "bench", rutil_strdupf("%s\n--- console ---\n"
-			     "%.*s", sr.msg, (int)(e - b > 65536 ? 65536 : e - b),
-			     b));
+		outcome_fail(o, "bench",
+			     rutil_strdupf("%s\n--- console ---\n"
+					   "%.*s",
+					   sr.msg,
+					   (int)(e - b > 65536 ? 65536 : e - b),
+					   b));
 	serial_result_free(&sr);
 	if (t->boot->build)
 		o->build = json_incref(t->boot->build);
@@ -123,13 +126,13 @@ void toggle_on_console(void *arg, const char *buf, size_t len)
 	}
 }
 
-void toggle_unfinished(const struct job *j, int i, const char *buf,
-		       size_t len, struct outcome *o)
+void toggle_unfinished(const struct job *j, int i, const char *buf, size_t len,
+		       struct outcome *o)
 {
-	const char *r = find_job_line(buf, len, 0, SERIAL_REFUSED,
-				      j->runs[i].job_id);
-	const char *b = find_job_line(buf, len, 0, SERIAL_RUN,
-				      j->runs[i].job_id);
+	const char *r =
+		find_job_line(buf, len, 0, SERIAL_REFUSED, j->runs[i].job_id);
+	const char *b =
+		find_job_line(buf, len, 0, SERIAL_RUN, j->runs[i].job_id);
 
 	if (r) {
 		const char *nl = memchr(r, '\n', buf + len - r);
@@ -145,15 +148,20 @@ void toggle_unfinished(const struct job *j, int i, const char *buf,
 			e--;
 		n = (int)(e - r);
 
-		outcome_fail(o, "setting", rutil_strdupf(
-			"variant '%s': the kernel refused a setting: %.*s",
-			j->runs[i].variant, n, r));
+		outcome_fail(
+			o, "setting",
+			rutil_strdupf(
+				"variant '%s': the kernel refused a setting: %.*s",
+				j->runs[i].variant, n, r));
 		return;
 	}
-	outcome_fail(o, b ? "bench" : "boot", rutil_strdupf(
-		"toggle run %d of %d (variant '%s') did not finish in this"
-		" boot\n--- console ---\n%s", i + 1, j->nruns,
-		j->runs[i].variant, len > 262144 ? buf + len - 262144 : buf));
+	outcome_fail(
+		o, b ? "bench" : "boot",
+		rutil_strdupf(
+			"toggle run %d of %d (variant '%s') did not finish in this"
+			" boot\n--- console ---\n%s",
+			i + 1, j->nruns, j->runs[i].variant,
+			len > 262144 ? buf + len - 262144 : buf));
 }
 
 static int write_setting(const char *path, const char *value, char *err,
@@ -187,8 +195,10 @@ static int same_value(const char *want, const char *got)
 {
 	if (!strcmp(want, got))
 		return 1;
-	return (!strcmp(got, "Y") && (!strcmp(want, "1") || !strcmp(want, "y"))) ||
-	       (!strcmp(got, "N") && (!strcmp(want, "0") || !strcmp(want, "n")));
+	return (!strcmp(got, "Y") &&
+		(!strcmp(want, "1") || !strcmp(want, "y"))) ||
+	       (!strcmp(got, "N") &&
+		(!strcmp(want, "0") || !strcmp(want, "n")));
 }
 
 int toggle_apply(const json_t *settings, char *err, size_t errlen)
@@ -196,7 +206,8 @@ int toggle_apply(const json_t *settings, char *err, size_t errlen)
 	const char *path;
 	json_t *v;
 
-	json_object_foreach((json_t *)settings, path, v) {
+	json_object_foreach((json_t *)settings, path, v)
+	{
 		const char *want = json_string_value(v);
 		size_t n;
 		char *got;
@@ -212,8 +223,10 @@ int toggle_apply(const json_t *settings, char *err, size_t errlen)
 		while (n && (got[n - 1] == '\n' || got[n - 1] == ' '))
 			got[--n] = '\0';
 		if (!same_value(want, got)) {
-			snprintf(err, errlen, "%s: wrote '%s', reads back"
-				 " '%.64s'", path, want, got);
+			snprintf(err, errlen,
+				 "%s: wrote '%s', reads back"
+				 " '%.64s'",
+				 path, want, got);
 			free(got);
 			return -1;
 		}
@@ -233,9 +246,11 @@ int toggle_local(const struct exec_ctx *c, const struct job *j,
 		struct outcome ro = { 0 };
 
 		if (toggle_apply(r->settings, err, sizeof(err))) {
-			outcome_fail(o, "setting", rutil_strdupf(
-				"variant '%s': the kernel refused a setting: %s",
-				r->variant, err));
+			outcome_fail(
+				o, "setting",
+				rutil_strdupf(
+					"variant '%s': the kernel refused a setting: %s",
+					r->variant, err));
 			return -1;
 		}
 		if (local_bench(c, j, &ro)) {

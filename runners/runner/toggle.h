@@ -25,9 +25,9 @@ char *toggle_plan(const struct job *j);
 struct toggle_console {
 	const struct exec_ctx *c;
 	const struct job *j;
-	const struct outcome *boot;	/* build and boot facts for every run */
-	size_t off;			/* capture bytes already consumed */
-	int next;			/* index of the next run to finish */
+	const struct outcome *boot; /* build and boot facts for every run */
+	size_t off; /* capture bytes already consumed */
+	int next; /* index of the next run to finish */
 };
 
 /* qemu_spec.on_console for a toggle boot (arg: struct toggle_console). */
@@ -38,8 +38,8 @@ void toggle_on_console(void *arg, const char *buf, size_t len);
  * guest's words if the kernel refused one of its settings, else "bench"
  * (its frame is there but incomplete or bad) or "boot" (never started).
  */
-void toggle_unfinished(const struct job *j, int i, const char *buf,
-		       size_t len, struct outcome *o);
+void toggle_unfinished(const struct job *j, int i, const char *buf, size_t len,
+		       struct outcome *o);
 
 /*
  * Write @settings (object path -> value) and read each back: 0, or -1
