@@ -55,6 +55,8 @@ static void experiment(const struct design *d, struct stats_rng *rng,
 	o.looks = looks;
 	for (int k = 0; k < np; k++) {
 		o.more_runs = k + 1 < np;
+		o.alpha_look = planner_look_alpha(
+			d->runs, d->max_runs, VERDICT_MIN_RUNS, o.alpha, at[k]);
 		o.seed = seed * 1000003 + k;
 		if (verdict_compare_values(a, at[k], b, at[k],
 					   VERDICT_NS_PER_IO, &o, &r))
@@ -68,7 +70,7 @@ static void experiment(const struct design *d, struct stats_rng *rng,
 	t->n++;
 	if (r.kind == VERDICT_NO_CHANGE) {
 		t->mde_sum += r.mde_pct;
-		o.looks = looks;
+		o.alpha_look = r.alpha_look;
 		t->mde_below += r.mde_pct <
 				verdict_mde(d->true_sd, r.n_ctrl, r.n_var, &o);
 	}
@@ -89,7 +91,8 @@ static double pct(int k, int n)
 	return n ? 100.0 * k / n : NAN;
 }
 
-static void aa_row(const char *label, const struct design *d, int exps)
+static void aa_row(const char *label, const struct design *d, int exps,
+		   uint64_t seed)
 {
 	struct tally t = { 0 };
 	int at[32], looks, np;
@@ -101,7 +104,9 @@ static void aa_row(const char *label, const struct design *d, int exps)
 	for (int k = 0; k < np && len < sizeof(pts) - 8; k++)
 		len += snprintf(pts + len, sizeof(pts) - len, "%s%d",
 				k ? "," : "", at[k]);
-	simulate(d, exps, 1000 + d->runs, &t);
+	/* One seed per row: the rules are scale-free, so equal seeds would
+	 * repeat the same decisions at another noise level. */
+	simulate(d, exps, seed, &t);
 	printf("%-22s %4d %4d %-12s %5d %6d %7.2f%% %7.2f%% %7.2f%% %6.1f\n",
 	       label, d->runs, d->max_runs, pts, looks, t.n,
 	       pct(t.kinds[VERDICT_REGRESSION] + t.kinds[VERDICT_IMPROVEMENT],
@@ -115,7 +120,7 @@ static void aa_table(int exps, double sd)
 {
 	static const int runs[] = { 1, 5, 10, 20 };
 
-	printf("== A/A, looks as planned (runs, then max(5, 2x) up to max_runs, at most %d looks, alpha 0.01 / looks each)\n",
+	printf("== A/A, looks as planned (runs, then max(5, 2x) up to max_runs, at most %d looks, alpha 0.01 spent across them)\n",
 	       PLANNER_MAX_LOOKS);
 	printf("%-22s %4s %4s %-12s %5s %6s %8s %8s %8s %6s\n", "noise", "runs",
 	       "max", "points", "looks", "exps", "alarms", "no chg", "inconcl",
@@ -137,14 +142,17 @@ static void aa_table(int exps, double sd)
 				.true_sd = sd * factor[f],
 			};
 
-			aa_row(label[f], &d, exps);
+			aa_row(label[f], &d, exps, 1000 + 10 * f + i);
 		}
 	}
 	printf("(alarms = regression + improvement: the false-alarm rate; runs = mean runs a side used)\n\n");
 }
 
-/* Runs a side at the first look whose exact MWU can reach alpha/looks. */
-static int first_decisive(const struct design *d, int *looks)
+/*
+ * Runs a side at the first look whose exact MWU can reach its alpha, and
+ * that alpha in @alpha.
+ */
+static int first_decisive(const struct design *d, int *looks, double *alpha)
 {
 	struct verdict_opts o;
 	int at[32], np;
@@ -152,10 +160,13 @@ static int first_decisive(const struct design *d, int *looks)
 	verdict_opts_default(&o);
 	np = planner_points(d->runs, d->max_runs, VERDICT_MIN_RUNS, at, 32,
 			    looks);
-	for (int k = 0; k < np; k++)
+	for (int k = 0; k < np; k++) {
+		*alpha = planner_look_alpha(d->runs, d->max_runs,
+					    VERDICT_MIN_RUNS, o.alpha, at[k]);
 		if (at[k] >= VERDICT_MIN_RUNS &&
-		    stats_mwu_min_p(at[k], at[k]) < o.alpha / *looks)
+		    stats_mwu_min_p(at[k], at[k]) < *alpha)
 			return at[k];
+	}
 	return at[np - 1];
 }
 
@@ -169,9 +180,10 @@ static void power_row(const char *label, struct design d, int exps)
 {
 	struct tally aa = { 0 }, t = { 0 };
 	struct verdict_opts o;
-	int looks, n = first_decisive(&d, &looks);
+	int looks, n;
 
 	verdict_opts_default(&o);
+	n = first_decisive(&d, &looks, &o.alpha_look);
 	o.looks = looks;
 	if (d.host_sd > 0 && d.host_sd == d.true_sd) {
 		d.effect = verdict_mde(d.host_sd, n, n, &o);

@@ -75,8 +75,8 @@ static void copy_col(char *dst, size_t len, sqlite3_stmt *st, int col)
 
 /*
  * Where this analysis stands in the planned looks: verdicts test at
- * alpha / looks, and an inconclusive one gets more runs only up to the
- * next planned point (at most PLANNER_MAX_LOOKS looks in all).
+ * planner_look_alpha(), and an inconclusive one gets more runs only up to
+ * the next planned point (at most PLANNER_MAX_LOOKS looks in all).
  */
 static void plan_looks(sqlite3 *db, struct actx *a)
 {
@@ -395,6 +395,8 @@ static int64_t compare_one(sqlite3 *db, const struct actx *a,
 	verdict_opts_default(&o);
 	o.seed ^= (uint64_t)a->exp * 1000003u ^ (uint64_t)v->id;
 	o.looks = a->looks;
+	o.alpha_look = planner_look_alpha(a->runs, a->max_runs, VERDICT_MIN_RUNS,
+					  o.alpha, a->rounds);
 	o.more_runs = a->next > 0;
 	m = verdict_pick_metric(c->runs, c->n, v->runs, v->n);
 	host_noise(db, a, m, &o.host_noise_pct, &o.host_noise_runs);

@@ -7,8 +7,8 @@
  * variant with the control (verdict.h), and stores one comparisons row
  * per variant (result JSON with the LKP text). The MDE comes from the
  * newest host_calibration row of the experiment's host, backend, bench
- * parameters and metric, when there is one. Verdicts test at alpha /
- * looks, the looks planned by planner_points() from runs and max_runs;
+ * parameters and metric, when there is one. Verdicts test at their look's
+ * share of alpha (planner_look_alpha(), looks from runs and max_runs);
  * when a verdict is inconclusive and a later point is planned, its
  * interleaved rounds are added (planner_extend) and the experiment goes
  * back to 'running'. Final regressions beyond the MDE raise alerts

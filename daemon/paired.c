@@ -245,7 +245,10 @@ int paired_verdict(const struct paired_run *pc, size_t nc,
 		   const struct paired_run *pv, size_t nv,
 		   const struct verdict_opts *o, struct verdict_result *r)
 {
-	double alpha_look = o->alpha / (o->looks > 0 ? o->looks : 1);
+	/* This look's level as the planner spends alpha (verdict.h). */
+	double alpha_look = o->alpha_look > 0 && o->alpha_look <= o->alpha ?
+				    o->alpha_look :
+				    o->alpha / (o->looks > 0 ? o->looks : 1);
 	struct paired_result p;
 
 	if (paired_compare(pc, nc, pv, nv, alpha_look, o->power,

@@ -2,6 +2,7 @@
 /*
  * Experiment planning and job creation.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "daemon/db.h"
 #include "daemon/planner.h"
+#include "daemon/stats.h"
 
 void planner_order(int nvariants, int first_round, int rounds, int *variant,
 		   int *run)
@@ -239,4 +241,31 @@ int planner_points(int runs, int max_runs, int min_runs, int *at, int max,
 			p = max_runs;
 	}
 	return n;
+}
+
+double planner_look_alpha(int runs, int max_runs, int min_runs, double alpha,
+			  int rounds)
+{
+	int at[32], n, looks, k = 0;
+	double left = alpha, a[PLANNER_MAX_LOOKS], least = alpha;
+
+	n = planner_points(runs, max_runs, min_runs, at, 32, &looks);
+	for (int i = 0; i < n && k < looks; i++) {
+		double share, pmin;
+
+		if (at[i] < min_runs)
+			continue;
+		share = left / (looks - k);
+		pmin = stats_mwu_min_p((size_t)at[i], (size_t)at[i]);
+		/* Just above the smallest p: "p < alpha" must hold for it. */
+		if (k + 1 < looks && pmin >= share && pmin < 0.9 * left)
+			share = pmin * (1 + 1e-9);
+		a[k] = k + 1 == looks ? left : share;
+		left -= a[k];
+		least = fmin(least, a[k]);
+		if (at[i] == rounds)
+			return a[k];
+		k++;
+	}
+	return least;
 }

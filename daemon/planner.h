@@ -78,4 +78,17 @@ int planner_extend(sqlite3 *db, int64_t experiment_id, int extra_runs);
 int planner_points(int runs, int max_runs, int min_runs, int *at, int max,
 		   int *looks);
 
+/*
+ * The alpha that the look at @rounds runs a side tests at, of the looks
+ * planner_points() plans; they add up to at most @alpha (Bonferroni,
+ * spent in order). Each look gets an even share of what is left, except a
+ * look whose exact MWU cannot reach that share but can reach what is
+ * left with a tenth to spare (5 vs 5 runs: smallest p 2/252 = 0.0079): it
+ * gets just that smallest p, so a default 5-run experiment can still
+ * decide at 5 runs, and the later looks share the rest.
+ * For @rounds off the schedule, the smallest alpha of any look.
+ */
+double planner_look_alpha(int runs, int max_runs, int min_runs, double alpha,
+			  int rounds);
+
 #endif

@@ -114,6 +114,8 @@ static double decimal_quantum(const double *x, size_t n)
 
 static double look_alpha(const struct verdict_opts *o)
 {
+	if (o->alpha_look > 0 && o->alpha_look <= o->alpha)
+		return o->alpha_look;
 	return o->alpha / (o->looks > 1 ? o->looks : 1);
 }
 
@@ -146,7 +148,7 @@ static int too_few(struct verdict_result *r)
 	if (pmin >= r->alpha_look) {
 		r->kind = VERDICT_INCONCLUSIVE;
 		snprintf(r->reason, sizeof(r->reason),
-			 "%zu/%zu %s cannot reach p < %.3g (alpha %g over %d looks; best p %.3g)",
+			 "%zu/%zu %s cannot reach p < %.3g (alpha %g spread over %d looks; best p %.3g)",
 			 r->n_ctrl, r->n_var, unit, r->alpha_look, r->alpha,
 			 r->looks, pmin);
 		return 1;
@@ -208,7 +210,7 @@ static void decide(struct verdict_result *r, const struct verdict_opts *o)
 	if (r->p < r->alpha_look && ci_out && diff > res) {
 		r->kind = better ? VERDICT_IMPROVEMENT : VERDICT_REGRESSION;
 		snprintf(r->reason, sizeof(r->reason),
-			 "exact MWU p %.3g < %.3g (alpha %g over %d looks; the rule's level %.3g) and the %g %% CI excludes 0",
+			 "MWU p %.3g < %.3g (alpha %g spread over %d looks; the rule's level %.3g) and the %g %% CI excludes 0",
 			 r->p, r->alpha_look, r->alpha, r->looks, r->level,
 			 100 * (1 - r->alpha_look));
 		return;
@@ -677,10 +679,10 @@ char *verdict_text(const struct verdict_result *r, const char *ctrl_name,
 	if (r->design[0])
 		fprintf(f, "  %s\n", r->design);
 	else
-		fprintf(f, "  delta of medians %s %% (95 %% CI %s .. %s, %d resamples), p %.3g (exact MWU; KS %.3g shown, not decided on), Hedges g %.2f, Cliff's delta %.2f\n",
+		fprintf(f, "  delta of medians %s %% (95 %% CI %s .. %s, %d resamples), p %.3g (MWU, exact up to 60 a side; KS %.3g shown, not decided on), Hedges g %.2f, Cliff's delta %.2f\n",
 			d, lo, hi, r->resamples, r->p, r->p_ks, r->hedges_g,
 			r->cliffs_delta);
-	fprintf(f, "  test at %.3g (alpha %g over %d planned looks), real level %.3g\n",
+	fprintf(f, "  test at %.3g (alpha %g spread over %d planned looks), real level %.3g\n",
 		r->alpha_look, r->alpha, r->looks, r->level);
 	if (isfinite(r->mde_pct))
 		fprintf(f, "  MDE %s %% from %s (sigma %.3g %%); %s\n", mde,

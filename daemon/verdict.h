@@ -17,10 +17,11 @@
  * that pair of boots only and never alerts.
  *
  * Verdict at alpha = 0.01 spread over the experiment's planned looks
- * (alpha / looks at each, Bonferroni), MDE at 80 % power:
+ * (alpha / looks at each, or as planner_look_alpha() spends it;
+ * Bonferroni), MDE at 80 % power:
  *   - fewer than 5 runs a side, or too few for the exact MWU to reach
  *     this look's level: inconclusive;
- *   - exact MWU p < alpha / looks, the (1 - alpha / looks) bootstrap CI
+ *   - MWU p < this look's alpha, the (1 - that alpha) bootstrap CI
  *     excludes 0 and the medians differ by more than the metric's
  *     resolution: regression or improvement. KS is reported, not decided
  *     on, so the rule's level is the MWU's (stats_mwu_level());
@@ -68,7 +69,8 @@ struct verdict_opts {
 	uint64_t seed;
 	double host_noise_pct;	/* calibrated sd of run values, % (0: none) */
 	int host_noise_runs;	/* runs the calibration used */
-	int looks;		/* planned looks, >= 1: each tests at alpha/looks */
+	int looks;		/* planned looks, >= 1: alpha/looks each by default */
+	double alpha_look;	/* this look's alpha if > 0 (planner_look_alpha) */
 	int more_runs;		/* 1: more runs can still be planned */
 	int allow_per_second;	/* 1: < 2 runs a side compares seconds (logs) */
 	double resolution;	/* metric quantum in its unit (0: from the data) */
@@ -96,7 +98,7 @@ struct verdict_result {
 	double pooled_sd_pct;		/* this comparison's pooled sd */
 	double noise_limit_pct;		/* largest pooled sd consistent with it */
 	double alpha;
-	double alpha_look;		/* alpha / looks: this look's test level */
+	double alpha_look;		/* this look's test level */
 	double level;			/* null probability of the MWU rule */
 	int looks;
 	double sigma_pct;		/* sd behind the MDE */
@@ -181,9 +183,10 @@ size_t verdict_symbol_rows(const struct verdict_sym *a, size_t na, double ta,
 
 /*
  * MDE (in %) the verdict reports for a per-run noise sd of @noise_pct and
- * n1/n2 runs at one of @o->looks looks: the two-sided (alpha / looks) and
- * power quantiles of Student's t with n1 + n2 - 2 df times sqrt(pi/2)
- * for the median (see verdict.c). NAN for fewer than 2 runs a side.
+ * n1/n2 runs at this look's alpha (@o->alpha_look, else alpha / looks):
+ * the two-sided alpha and the power quantiles of Student's t with
+ * n1 + n2 - 2 df, times sqrt(pi/2) for the median (see verdict.c). NAN
+ * for fewer than 2 runs a side.
  */
 double verdict_mde(double noise_pct, size_t n1, size_t n2,
 		   const struct verdict_opts *o);
