@@ -3,6 +3,7 @@
  * render - human-readable output of API answers.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 
@@ -288,12 +289,17 @@ static void render_variants(FILE *f, json_t *exp)
 static void render_runs(FILE *f, json_t *exp)
 {
 	json_t *runs = render_get(exp, "runs"), *r;
+	bool boots = false;
 	size_t i;
 
 	if (!json_is_array(runs) || !json_array_size(runs))
 		return;
-	fprintf(f, "\nruns:\n  %-5s %-16s %5s %14s %9s %10s\n", "run",
-		"variant", "index", "mean IOPS", "±%stddev", "ns/IO");
+	/* Toggle experiments: several runs a boot; say which boot. */
+	json_array_foreach(runs, i, r)
+		boots |= render_str(r, "boot_id", NULL) != NULL;
+	fprintf(f, "\nruns:\n  %-5s %-16s %5s %14s %9s %10s%s\n", "run",
+		"variant", "index", "mean IOPS", "±%stddev", "ns/IO",
+		boots ? "  boot" : "");
 	json_array_foreach(runs, i, r) {
 		double mean = render_num(r, "mean|summary.mean");
 		double sdv = render_num(r, "stddev|summary.stddev");
@@ -306,10 +312,14 @@ static void render_runs(FILE *f, json_t *exp)
 			render_num(r, "ns_per_io|summary.ns_per_io"));
 		if (!(render_num(r, "ns_per_io|summary.ns_per_io") > 0))
 			strcpy(ns, "-");	/* 0: time-bound run */
-		fprintf(f, "  %-5.0f %-16s %5.0f %14s %9s %10s\n",
+		fprintf(f, "  %-5.0f %-16s %5.0f %14s %9s %10s",
 			render_num(r, "id|run_id"),
 			render_str(r, "variant|variant_name", "?"),
 			render_num(r, "run_index"), m, sd, ns);
+		if (boots)
+			fprintf(f, "  %.8s #%.0f", render_str(r, "boot_id", "-"),
+				render_num(r, "boot_pos"));
+		fputc('\n', f);
 	}
 }
 

@@ -90,9 +90,34 @@ static int inline_variant(const char *series, json_t *v, char *err,
 	return 0;
 }
 
+/* One experiment body: inline its variants' patch files. */
+static int inline_body(const char *path, json_t *doc, char *err,
+		       size_t errlen)
+{
+	json_t *vars = json_object_get(doc, "variants"), *v;
+	size_t i;
+
+	if (!json_is_object(doc) || !json_is_array(vars) ||
+	    !json_array_size(vars)) {
+		snprintf(err, errlen, "%s: expected an object with a non-empty \"variants\" array",
+			 path);
+		return -1;
+	}
+	json_array_foreach(vars, i, v) {
+		if (!json_is_object(v)) {
+			snprintf(err, errlen, "%s: variant %zu is not an object",
+				 path, i);
+			return -1;
+		}
+		if (inline_variant(path, v, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 json_t *series_load(const char *path, char *err, size_t errlen)
 {
-	json_t *doc, *vars, *v;
+	json_t *doc, *exps, *e;
 	json_error_t jerr;
 	size_t i;
 
@@ -101,26 +126,46 @@ json_t *series_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
 		return NULL;
 	}
-	vars = json_object_get(doc, "variants");
-	if (!json_is_object(doc) || !json_is_array(vars) ||
-	    !json_array_size(vars)) {
-		snprintf(err, errlen, "%s: expected an object with a non-empty \"variants\" array",
-			 path);
+	exps = json_object_get(doc, "experiments");
+	if (!exps) {
+		if (inline_body(path, doc, err, errlen))
+			goto fail;
+		return doc;
+	}
+	if (!json_is_array(exps) || !json_array_size(exps) ||
+	    json_object_size(doc) != 1) {
+		snprintf(err, errlen, "%s: \"experiments\" must be the only"
+			 " field, a non-empty array of experiment bodies", path);
 		goto fail;
 	}
-	json_array_foreach(vars, i, v) {
-		if (!json_is_object(v)) {
-			snprintf(err, errlen, "%s: variant %zu is not an object",
-				 path, i);
+	json_array_foreach(exps, i, e)
+		if (inline_body(path, e, err, errlen))
 			goto fail;
-		}
-		if (inline_variant(path, v, err, errlen))
-			goto fail;
-	}
 	return doc;
 fail:
 	json_decref(doc);
 	return NULL;
+}
+
+/* POST one experiment body and print what was queued. */
+static int submit(const struct client *c, json_t *body, bool quiet)
+{
+	char *text = json_dumps(body, JSON_COMPACT);
+	json_t *doc = NULL;
+	int ret = CLI_ERROR;
+
+	if (!text) {
+		fprintf(stderr, "perflab: out of memory\n");
+		return CLI_ERROR;
+	}
+	if (!client_json(c, "POST", "/api/v1/experiments", "application/json",
+			 text, strlen(text), &doc, NULL)) {
+		render_submitted(stdout, c->server, doc, quiet);
+		ret = CLI_OK;
+	}
+	free(text);
+	json_decref(doc);
+	return ret;
 }
 
 int cmd_run(const struct client *c, int argc, char **argv)
@@ -129,10 +174,11 @@ int cmd_run(const struct client *c, int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
-	json_t *body, *doc = NULL;
+	json_t *body, *exps, *e;
 	bool quiet = false;
-	char err[1024], *text;
-	int o, ret = CLI_ERROR;
+	char err[1024];
+	int o, ret = CLI_OK;
+	size_t i;
 
 	optind = 0;
 	opterr = 0;
@@ -149,19 +195,16 @@ int cmd_run(const struct client *c, int argc, char **argv)
 		fprintf(stderr, "perflab: %s\n", err);
 		return CLI_ERROR;
 	}
-	text = json_dumps(body, JSON_COMPACT);
-	json_decref(body);
-	if (!text) {
-		fprintf(stderr, "perflab: out of memory\n");
-		return CLI_ERROR;
+	/* A file of several experiments (e.g. one question asked with two
+	 * designs) submits each in order and stops at the first refusal. */
+	exps = json_object_get(body, "experiments");
+	if (!exps)
+		ret = submit(c, body, quiet);
+	json_array_foreach(exps, i, e) {
+		ret = submit(c, e, quiet);
+		if (ret != CLI_OK)
+			break;
 	}
-	if (client_json(c, "POST", "/api/v1/experiments", "application/json",
-			text, strlen(text), &doc, NULL))
-		goto out;
-	render_submitted(stdout, c->server, doc, quiet);
-	ret = CLI_OK;
-out:
-	free(text);
-	json_decref(doc);
+	json_decref(body);
 	return ret;
 }

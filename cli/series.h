@@ -11,6 +11,10 @@
  * `perflab run` works from anywhere inside the repository.  Entries that
  * already are patch text (they contain a newline) or numbers (patch ids)
  * are passed through.
+ *
+ * A file may also hold several experiments, {"experiments": [BODY, ...]}
+ * (seed-001.json: one question asked with two designs); `perflab run`
+ * submits each in order.
  */
 #ifndef PERFLAB_CLI_SERIES_H
 #define PERFLAB_CLI_SERIES_H

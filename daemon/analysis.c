@@ -11,6 +11,7 @@
 
 #include "daemon/alerts.h"
 #include "daemon/analysis.h"
+#include "daemon/paired.h"
 #include "daemon/api_series.h"
 #include "daemon/db.h"
 #include "daemon/planner.h"
@@ -26,6 +27,8 @@ struct avar {
 	char key[512];		/* command line + patch ids: A/A detection */
 	long canary;		/* perflab_canary=N, or -1 */
 	struct verdict_run *runs;
+	char **boot;		/* per run: boot id (toggle), NULL unknown */
+	int *pos;		/* per run: position in its boot */
 	size_t n;
 	struct verdict_sym *syms;
 	size_t nsyms;
@@ -37,6 +40,7 @@ struct actx {
 	char kind[16], backend[64];
 	char *bench;
 	int runs, max_runs;
+	int runs_per_boot;	/* > 0: a toggle experiment (paired.h) */
 	int rounds;		/* rounds planned so far */
 	int looks;		/* planned looks (planner_points) */
 	int next;		/* the next analysis point's rounds, 0: none */
@@ -47,9 +51,13 @@ struct actx {
 static void actx_free(struct actx *a)
 {
 	for (size_t i = 0; i < a->nv; i++) {
-		for (size_t r = 0; r < a->v[i].n; r++)
+		for (size_t r = 0; r < a->v[i].n; r++) {
 			free((double *)a->v[i].runs[r].iops);
+			free(a->v[i].boot[r]);
+		}
 		free(a->v[i].runs);
+		free(a->v[i].boot);
+		free(a->v[i].pos);
 		for (size_t k = 0; k < a->v[i].nsyms; k++)
 			free((char *)a->v[i].syms[k].name);
 		free(a->v[i].syms);
@@ -91,7 +99,7 @@ static int load_experiment(sqlite3 *db, struct actx *a)
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT kind, COALESCE(host_id, 0), COALESCE(backend,"
 		" (SELECT backend FROM hosts WHERE id = e.host_id), ''), bench,"
-		" runs, max_runs FROM experiments e WHERE id = ?");
+		" runs, max_runs, runs_per_boot FROM experiments e WHERE id = ?");
 	int ret = -1;
 
 	if (!st)
@@ -104,6 +112,7 @@ static int load_experiment(sqlite3 *db, struct actx *a)
 		a->bench = strdup((const char *)sqlite3_column_text(st, 3));
 		a->runs = sqlite3_column_int(st, 4);
 		a->max_runs = sqlite3_column_int(st, 5);
+		a->runs_per_boot = sqlite3_column_int(st, 6);
 		ret = a->bench ? 0 : -1;
 	}
 	sqlite3_finalize(st);
@@ -186,7 +195,8 @@ static int load_runs(sqlite3 *db, struct actx *a, struct avar *v)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT id, COALESCE(warmup, 0), COALESCE(ns_per_io, 0),"
-		" COALESCE(cpu_user_ns_per_io, 0) + COALESCE(cpu_sys_ns_per_io, 0)"
+		" COALESCE(cpu_user_ns_per_io, 0) + COALESCE(cpu_sys_ns_per_io, 0),"
+		" boot_id, COALESCE(boot_pos, 0)"
 		" FROM runs WHERE experiment_id = ? AND variant_id = ? ORDER BY id");
 
 	if (!st)
@@ -195,12 +205,22 @@ static int load_runs(sqlite3 *db, struct actx *a, struct avar *v)
 	sqlite3_bind_int64(st, 2, v->id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct verdict_run *r = realloc(v->runs, (v->n + 1) * sizeof(*r));
+		char **b = realloc(v->boot, (v->n + 1) * sizeof(*b));
+		int *p = b ? realloc(v->pos, (v->n + 1) * sizeof(*p)) : NULL;
 
-		if (!r) {
+		if (r)
+			v->runs = r;
+		if (b)
+			v->boot = b;
+		if (p)
+			v->pos = p;
+		if (!r || !b || !p) {
 			sqlite3_finalize(st);
 			return -1;
 		}
-		v->runs = r;
+		b[v->n] = sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL :
+			  strdup((const char *)sqlite3_column_text(st, 4));
+		p[v->n] = sqlite3_column_int(st, 5);
 		r = &v->runs[v->n++];
 		memset(r, 0, sizeof(*r));
 		r->warmup = sqlite3_column_int(st, 1);
@@ -326,6 +346,36 @@ out:
 	return id;
 }
 
+/* A side's runs as paired.h wants them, valued in @m (heap). */
+static struct paired_run *paired_side(const struct avar *s,
+				      enum verdict_metric m)
+{
+	struct paired_run *p = calloc(s->n + 1, sizeof(*p));
+
+	for (size_t i = 0; p && i < s->n; i++) {
+		p[i].value = m == VERDICT_NS_PER_IO ? s->runs[i].ns_per_io :
+			     verdict_run_mean(&s->runs[i]);
+		if (!isfinite(p[i].value))
+			p[i].value = 0;
+		p[i].boot = s->boot[i];
+		p[i].pos = s->pos[i];
+	}
+	return p;
+}
+
+/* A toggle experiment: the verdict of the runs paired in their boots. */
+static int toggle_verdict(const struct avar *c, const struct avar *v,
+			  const struct verdict_opts *o, struct verdict_result *r)
+{
+	struct paired_run *pc = paired_side(c, r->metric);
+	struct paired_run *pv = paired_side(v, r->metric);
+	int rc = pc && pv ? paired_verdict(pc, c->n, pv, v->n, o, r) : -1;
+
+	free(pc);
+	free(pv);
+	return rc;
+}
+
 /*
  * Compare variant @v with the control and store the row. Returns the
  * comparison id (or -1) and the result in @r.
@@ -351,6 +401,8 @@ static int64_t compare_one(sqlite3 *db, const struct actx *a,
 	m = verdict_pick_metric(c->runs, c->n, v->runs, v->n);
 	host_noise(db, a, m, &o.host_noise_pct, &o.host_noise_runs);
 	if (verdict_compare_runs(c->runs, c->n, v->runs, v->n, &o, r))
+		return -1;
+	if (a->runs_per_boot > 0 && toggle_verdict(c, v, &o, r))
 		return -1;
 	nrows = verdict_rows(c->runs, c->n, v->runs, v->n, rows, 3);
 	nrows += verdict_symbol_rows(c->syms, c->nsyms, c->prof_total, v->syms,

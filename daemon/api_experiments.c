@@ -14,6 +14,7 @@
 #include "daemon/db.h"
 #include "daemon/planner.h"
 #include "daemon/server.h"
+#include "daemon/toggle.h"
 
 #define MAX_VARIANTS 16
 #define MAX_VARIANT_PATCHES 100
@@ -123,13 +124,16 @@ struct variants_in {
 	struct variant_spec v[MAX_VARIANTS];
 	int64_t ids[MAX_VARIANTS][MAX_VARIANT_PATCHES];
 	char *scripts[MAX_VARIANTS];	/* stored setup texts, heap */
+	char *settings[MAX_VARIANTS];	/* toggle settings JSON, heap */
 	int n;
 };
 
 static void variants_free(struct variants_in *vi)
 {
-	for (int i = 0; vi && i < MAX_VARIANTS; i++)
+	for (int i = 0; vi && i < MAX_VARIANTS; i++) {
 		free(vi->scripts[i]);
+		free(vi->settings[i]);
+	}
 	free(vi);
 }
 
@@ -152,6 +156,35 @@ static int variant_trust(struct http_req *req, struct http_resp *resp,
 		http_error(resp, rc > 0 ? rc : 500, "variant '%s': %s", s->name,
 			   rc > 0 ? err : "internal error");
 	return rc ? -1 : 0;
+}
+
+/* A toggle variant's runtime settings (toggle.h); none without toggle. */
+static int variant_settings(struct http_req *req, struct http_resp *resp,
+			    json_t *v, size_t k, bool toggle,
+			    struct variants_in *vi)
+{
+	json_t *set = json_object_get(v, "settings");
+	struct trust_who who;
+	char err[512];
+	int rc;
+
+	if (!toggle) {
+		if (set)
+			return http_error(resp, 400, "variant '%s': 'settings'"
+					  " are for toggle experiments"
+					  " (\"toggle\": true)", vi->v[k].name), -1;
+		return 0;
+	}
+	api_trust_who(req, &who);
+	rc = toggle_settings_check(req->db, &who, set, err, sizeof(err));
+	if (rc)
+		return http_error(resp, rc > 0 ? rc : 500, "variant '%s': %s",
+				  vi->v[k].name, rc > 0 ? err : "internal error"), -1;
+	vi->settings[k] = set ? json_dumps(set, JSON_COMPACT) : strdup("{}");
+	if (!vi->settings[k])
+		return -1;
+	vi->v[k].settings = vi->settings[k];
+	return 0;
 }
 
 static int parse_variant_patches(struct http_req *req, struct http_resp *resp,
@@ -194,10 +227,11 @@ static int parse_variant_patches(struct http_req *req, struct http_resp *resp,
 }
 
 static int parse_variants(struct http_req *req, struct http_resp *resp,
-			  json_t *va, const char *control, struct variants_in *vi)
+			  json_t *va, const char *control, bool toggle,
+			  struct variants_in *vi)
 {
 	static const char *const keys[] = { "name", "patches", "cmdline", "setup",
-		"setup_script", "control", NULL };
+		"setup_script", "control", "settings", NULL };
 	int i, j, ncontrol = 0;
 	const char *badkey;
 	json_t *v;
@@ -222,7 +256,8 @@ static int parse_variants(struct http_req *req, struct http_resp *resp,
 		if (!s->name || !api_valid_name(s->name))
 			return http_error(resp, 400, "variant %zu: 'name' is required: 1-64"
 					  " characters of [A-Za-z0-9._+-]", k), -1;
-		if (variant_trust(req, resp, v, k, vi))
+		if (variant_trust(req, resp, v, k, vi) ||
+		    variant_settings(req, resp, v, k, toggle, vi))
 			return -1;
 		c = json_object_get(v, "control");
 		if (c && !json_is_boolean(c))
@@ -308,14 +343,17 @@ static int created(struct http_req *req, struct http_resp *resp, int64_t exp,
 int api_experiments_post(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "title", "base", "label", "backend",
-		"config", "runs", "max_runs", "bench", "variants", "control", NULL };
+		"config", "runs", "max_runs", "bench", "variants", "control",
+		"toggle", "runs_per_boot", NULL };
 	const char *title, *base, *label, *backend, *config, *control;
 	struct experiment_spec spec = { 0 };
 	struct variants_in *vi = NULL;
 	char err[512], *bench_s = NULL;
 	json_t *body, *bench = NULL;
-	int runs, max_runs, ret = 0;
+	int runs, max_runs, per_boot, ret = 0;
 	int64_t base_id, exp;
+	json_t *tog;
+	bool toggle;
 
 	body = http_json_body_keys(req, resp, keys);
 	if (!body)
@@ -327,8 +365,20 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "config", 64, &config, resp) ||
 	    api_opt_string(body, "control", 64, &control, resp) ||
 	    int_field(body, "runs", 5, 1, 100, &runs, resp) ||
-	    int_field(body, "max_runs", 0, 0, 500, &max_runs, resp))
+	    int_field(body, "max_runs", 0, 0, 500, &max_runs, resp) ||
+	    int_field(body, "runs_per_boot", 0, 1, 500, &per_boot, resp))
 		goto out;
+	tog = json_object_get(body, "toggle");
+	if (tog && !json_is_boolean(tog)) {
+		ret = http_error(resp, 400, "'toggle' must be a boolean");
+		goto out;
+	}
+	toggle = json_is_true(tog);
+	if (per_boot && !toggle) {
+		ret = http_error(resp, 400, "'runs_per_boot' is for toggle"
+				 " experiments (\"toggle\": true)");
+		goto out;
+	}
 	if ((label && !api_valid_name(label)) || (backend && !api_valid_name(backend)) ||
 	    (config && *config && !api_valid_name(config))) {
 		ret = http_error(resp, 400, "label, backend and config must be names of [A-Za-z0-9._+-]");
@@ -359,14 +409,21 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 		ret = -1;
 		goto out;
 	}
-	if (parse_variants(req, resp, json_object_get(body, "variants"), control, vi) ||
+	if (parse_variants(req, resp, json_object_get(body, "variants"), control,
+			   toggle, vi) ||
 	    api_trust_request(req, resp, backend, vi->n * runs))
 		goto out;
+	if (toggle && (ret = toggle_variants_check(vi->v, vi->n, err, sizeof(err)))) {
+		ret = http_error(resp, ret, "%s", err);
+		goto out;
+	}
 	spec = (struct experiment_spec){
 		.title = title ? title : "", .kind = "explicit", .label = label,
 		.backend = backend, .config = config, .base_id = base_id,
 		.bench_json = bench_s, .runs = runs,
 		.max_runs = max_runs ? max_runs : runs * 2,
+		/* Toggle: by default all planned rounds in one boot. */
+		.runs_per_boot = toggle ? (per_boot ? per_boot : runs) : 0,
 		.submitter_key_id = req->auth.key_id, .variants = vi->v,
 		.nvariants = vi->n,
 	};
@@ -512,7 +569,9 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		" CASE e.config WHEN '' THEN b.config ELSE e.config END AS config,"
 		" e.bench AS bench_json, e.runs AS runs_planned, e.max_runs,"
 		" e.host_id AS \"host.id\", h.name AS \"host.name\", k.name AS submitter,"
-		" e.failure_reason, e.created_at, e.started_at, e.finished_at"
+		" e.failure_reason, e.created_at, e.started_at, e.finished_at,"
+		" CASE WHEN e.runs_per_boot > 0 THEN 'true' ELSE 'false' END AS toggle_json,"
+		" e.runs_per_boot"
 		" FROM experiments e JOIN bases b ON b.id = e.base_id"
 		" LEFT JOIN hosts h ON h.id = e.host_id"
 		" LEFT JOIN api_keys k ON k.id = e.submitter_key_id WHERE e.id = ?");
@@ -540,7 +599,8 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		sqlite3_finalize(st);
 	}
 	a = query_rows(db, "SELECT id, name, CASE WHEN is_control THEN 'true' ELSE 'false' END"
-		       " AS is_control_json, cmdline, setup, setup_script, state, failure_reason,"
+		       " AS is_control_json, cmdline, setup, setup_script,"
+		       " settings AS settings_json, state, failure_reason,"
 		       " substr(failure_log, -65536) AS failure_log FROM variants"
 		       " WHERE experiment_id = ?"
 		       " ORDER BY id", id);
@@ -563,6 +623,7 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		" ORDER BY j.seq", id));
 	a = query_rows(db,
 		"SELECT r.id, r.job_id, r.variant_id, v.name AS variant, r.run_index,"
+		" r.boot_id, r.boot_pos,"
 		" r.attempt, h.name AS host, r.kernel, r.ring_flags AS ring_flags_json,"
 		" r.device AS device_json, r.params AS params_json,"
 		" r.warmup AS \"summary.warmup\", r.seconds AS \"summary.seconds\","

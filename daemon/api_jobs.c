@@ -213,7 +213,7 @@ int api_job_heartbeat(struct http_req *req, struct http_resp *resp)
 int api_job_result(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
-		"timings", NULL };
+		"timings", "boot", NULL };
 	struct jobs_deferred d = { 0, 0 };
 	char err[512];
 	struct jobs_ctx c;
@@ -251,7 +251,7 @@ int api_job_fail(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "lease", "reason", "log", NULL };
 	static const char *const reasons[] = { "patch_apply", "build", "boot", "bench",
-		"internal", NULL };
+		"internal", "setting", NULL };
 	struct jobs_deferred d = { 0, 0 };
 	const char *reason, *log;
 	struct jobs_ctx c;
@@ -274,7 +274,7 @@ int api_job_fail(struct http_req *req, struct http_resp *resp)
 	if (!reason || !reasons[i]) {
 		json_decref(body);
 		return http_error(resp, 400, "'reason' must be patch_apply, build, boot,"
-				  " bench or internal");
+				  " bench, internal or setting");
 	}
 	api_jobs_ctx(req, &c);
 	c.defer = &d;

@@ -11,6 +11,7 @@
 #include "daemon/api_trust.h"
 #include "daemon/db.h"
 #include "daemon/server.h"
+#include "daemon/toggle.h"
 
 void api_trust_who(const struct http_req *req, struct trust_who *who)
 {
@@ -52,19 +53,49 @@ static json_t *rows(sqlite3 *db, const char *sql, const char *arg)
 	return a;
 }
 
-/* ---- cmdline allowlist ----------------------------------------------- */
+/* ---- allowlists: cmdline patterns, runtime settings ------------------- */
 
-int api_allowlist_list(struct http_req *req, struct http_resp *resp)
+/*
+ * The two pattern lists share one shape: cmdline_allowlist (schema 0003,
+ * trust.h) and setting_allowlist (schema 0006, toggle.h), each with its
+ * own pattern rules.
+ */
+struct allowlist {
+	const char *list_sql, *insert_sql, *delete_sql;
+	size_t max;
+	int (*check)(const char *pattern, char *err, size_t errlen);
+};
+
+static const struct allowlist cmdline_list = {
+	"SELECT a.id, a.pattern, a.note, k.name AS created_by, a.created_at"
+	" FROM cmdline_allowlist a LEFT JOIN api_keys k ON k.id = a.created_by"
+	" ORDER BY a.id",
+	"INSERT INTO cmdline_allowlist (pattern, note, created_by, created_at)"
+	" VALUES (?,?,?,?)",
+	"DELETE FROM cmdline_allowlist WHERE id = ? RETURNING 0",
+	128, trust_pattern_check,
+};
+
+static const struct allowlist setting_list = {
+	"SELECT a.id, a.pattern, a.note, k.name AS created_by, a.created_at"
+	" FROM setting_allowlist a LEFT JOIN api_keys k ON k.id = a.created_by"
+	" ORDER BY a.id",
+	"INSERT INTO setting_allowlist (pattern, note, created_by, created_at)"
+	" VALUES (?,?,?,?)",
+	"DELETE FROM setting_allowlist WHERE id = ? RETURNING 0",
+	RTSETTING_PATH_MAX, toggle_pattern_check,
+};
+
+static int list_of(struct http_req *req, struct http_resp *resp,
+		   const struct allowlist *al)
 {
-	json_t *a = rows(req->db, "SELECT a.id, a.pattern, a.note, k.name AS"
-			 " created_by, a.created_at FROM cmdline_allowlist a"
-			 " LEFT JOIN api_keys k ON k.id = a.created_by ORDER BY a.id",
-			 NULL);
+	json_t *a = rows(req->db, al->list_sql, NULL);
 
 	return a ? http_json(resp, 200, json_pack("{s:o}", "patterns", a)) : -1;
 }
 
-int api_allowlist_post(struct http_req *req, struct http_resp *resp)
+static int post_to(struct http_req *req, struct http_resp *resp,
+		   const struct allowlist *al)
 {
 	static const char *const keys[] = { "pattern", "note", NULL };
 	json_t *body = http_json_body_keys(req, resp, keys);
@@ -75,19 +106,18 @@ int api_allowlist_post(struct http_req *req, struct http_resp *resp)
 
 	if (!body)
 		return 0;
-	if (api_opt_string(body, "pattern", 128, &pattern, resp) ||
+	if (api_opt_string(body, "pattern", al->max, &pattern, resp) ||
 	    api_opt_string(body, "note", 256, &note, resp))
 		goto out;
 	if (!pattern) {
 		ret = http_error(resp, 400, "missing field 'pattern'");
 		goto out;
 	}
-	if (trust_pattern_check(pattern, err, sizeof(err))) {
+	if (al->check(pattern, err, sizeof(err))) {
 		ret = http_error(resp, 422, "%s", err);
 		goto out;
 	}
-	st = db_prepare(req->db, "INSERT INTO cmdline_allowlist (pattern, note,"
-			" created_by, created_at) VALUES (?,?,?,?)");
+	st = db_prepare(req->db, al->insert_sql);
 	if (!st) {
 		ret = -1;
 		goto out;
@@ -111,15 +141,46 @@ out:
 	return ret;
 }
 
-int api_allowlist_delete(struct http_req *req, struct http_resp *resp)
+static int delete_from(struct http_req *req, struct http_resp *resp,
+		       const struct allowlist *al)
 {
 	int64_t id = http_param_id(req, "id");
 
-	if (id < 0 || db_int(req->db, -1, "DELETE FROM cmdline_allowlist WHERE"
-			     " id = ? RETURNING 0", 1, id) != 0)
+	if (id < 0 || db_int(req->db, -1, al->delete_sql, 1, id) != 0)
 		return http_error(resp, 404, "no allowlist pattern with that id");
 	return http_json(resp, 200, json_pack("{s:I,s:b}", "id", (json_int_t)id,
 					     "deleted", 1));
+}
+
+int api_allowlist_list(struct http_req *req, struct http_resp *resp)
+{
+	return list_of(req, resp, &cmdline_list);
+}
+
+int api_allowlist_post(struct http_req *req, struct http_resp *resp)
+{
+	return post_to(req, resp, &cmdline_list);
+}
+
+int api_allowlist_delete(struct http_req *req, struct http_resp *resp)
+{
+	return delete_from(req, resp, &cmdline_list);
+}
+
+int api_settings_allowlist_list(struct http_req *req, struct http_resp *resp)
+{
+	return list_of(req, resp, &setting_list);
+}
+
+int api_settings_allowlist_post(struct http_req *req, struct http_resp *resp)
+{
+	return post_to(req, resp, &setting_list);
+}
+
+int api_settings_allowlist_delete(struct http_req *req,
+				  struct http_resp *resp)
+{
+	return delete_from(req, resp, &setting_list);
 }
 
 /* ---- setup scripts --------------------------------------------------- */

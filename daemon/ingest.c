@@ -159,7 +159,7 @@ static int check_bench(json_t *b, char *err, size_t errlen)
 int ingest_validate(json_t *body, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
-		"timings", NULL };
+		"timings", "boot", NULL };
 	const char *badkey;
 	json_t *o;
 
@@ -180,6 +180,14 @@ int ingest_validate(json_t *body, char *err, size_t errlen)
 		  want(o, "seconds", 'n', false, err, errlen) ||
 		  want(o, "log", 's', false, err, errlen)))
 		return -1;
+	/* Which boot the run came from, and its position in it (toggle). */
+	o = json_object_get(body, "boot");
+	if (o && (want(body, "boot", 'o', false, err, errlen) ||
+		  want(o, "id", 's', true, err, errlen) ||
+		  want(o, "pos", 'i', false, err, errlen)))
+		return -1;
+	if (o && json_string_length(json_object_get(o, "id")) > 64)
+		return bad(err, errlen, "field '%s' is too long", "boot.id");
 	o = json_object_get(body, "timings");
 	if (o && (want(o, "build_s", 'n', false, err, errlen) ||
 		  want(o, "boot_s", 'n', false, err, errlen) ||
@@ -463,6 +471,27 @@ static int64_t earlier_run(sqlite3 *db, int64_t job, const char *lease)
 	return id;
 }
 
+static int store_boot(sqlite3 *db, int64_t run, json_t *boot)
+{
+	sqlite3_stmt *st;
+	json_t *pos = json_object_get(boot, "pos");
+	int rc;
+
+	if (!boot)
+		return 0;
+	st = db_prepare(db, "UPDATE runs SET boot_id = ?, boot_pos = ? WHERE id = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, json_string_value(json_object_get(boot, "id")), -1,
+			  SQLITE_STATIC);
+	if (json_is_integer(pos))
+		sqlite3_bind_int64(st, 2, (int64_t)json_integer_value(pos));
+	sqlite3_bind_int64(st, 3, run);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_id)
 {
 	json_t *bench = json_object_get(body, "bench");
@@ -476,6 +505,8 @@ static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_
 	}
 	*run_id = store_run(db, r, body);
 	if (*run_id < 0)
+		return -1;
+	if (store_boot(db, *run_id, json_object_get(body, "boot")))
 		return -1;
 	if (store_samples(db, *run_id, json_object_get(bench, "samples")))
 		return -1;

@@ -241,18 +241,94 @@ static int requeue_held(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 	return 0;
 }
 
-int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
-	       time_t now, struct claim *out)
+static int new_lease(char lease[33])
 {
 	unsigned char rnd[16];
-	sqlite3_stmt *st = NULL;
-	int64_t exp, job;
-	int i, rc;
+	int i;
 
 	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
 		return -1;
 	for (i = 0; i < 16; i++)
-		snprintf(out->lease + 2 * i, 3, "%02x", rnd[i]);
+		snprintf(lease + 2 * i, 3, "%02x", rnd[i]);
+	return 0;
+}
+
+/* Lease @job to @host; its attempt number, or -1. */
+static int lease_job(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
+		     int64_t job, const char *lease, const char *group,
+		     time_t now)
+{
+	sqlite3_stmt *st;
+	int rc, attempt;
+
+	st = db_prepare(db, "UPDATE jobs SET state = 'claimed', attempt = attempt + 1,"
+			" lease_token = ?, lease_host_id = ?, lease_expires = ?,"
+			" claimed_at = ?, phase = NULL, message = NULL, lease_group = ?"
+			" WHERE id = ? RETURNING attempt");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, lease, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, host);
+	sqlite3_bind_int64(st, 3, (int64_t)(now + c->lease_seconds));
+	sqlite3_bind_int64(st, 4, (int64_t)now);
+	if (group)
+		sqlite3_bind_text(st, 5, group, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, job);
+	rc = sqlite3_step(st);
+	attempt = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	if (attempt < 0 ||
+	    job_event(db, job, attempt, now, "claimed", host, lease, NULL, NULL))
+		return -1;
+	return attempt;
+}
+
+/*
+ * A toggle experiment (runs_per_boot > 0) hands out the queued jobs of
+ * @first's boot (run_index / runs_per_boot) with it, in seq order, each
+ * with its own lease and all in @first's lease group.
+ */
+static int lease_boot_siblings(sqlite3 *db, const struct jobs_ctx *c,
+			       int64_t host, int64_t exp, int64_t first,
+			       const char *group, time_t now)
+{
+	int64_t per_boot, ids[1024];
+	sqlite3_stmt *st;
+	char lease[33];
+	int n = 0, i;
+
+	per_boot = db_int(db, 0, "SELECT runs_per_boot FROM experiments WHERE"
+			  " id = ?", 1, (int64_t)exp);
+	if (per_boot <= 0)
+		return 0;
+	st = db_prepare(db, "SELECT id FROM jobs WHERE experiment_id = ?1 AND"
+			" state = 'queued' AND id != ?2 AND run_index / ?3 ="
+			" (SELECT run_index / ?3 FROM jobs WHERE id = ?2)"
+			" ORDER BY seq");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, exp);
+	sqlite3_bind_int64(st, 2, first);
+	sqlite3_bind_int64(st, 3, per_boot);
+	while (n < (int)(sizeof(ids) / sizeof(ids[0])) &&
+	       sqlite3_step(st) == SQLITE_ROW)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (i = 0; i < n; i++)
+		if (new_lease(lease) ||
+		    lease_job(db, c, host, ids[i], lease, group, now) < 0)
+			return -1;
+	return n;
+}
+
+int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
+	       time_t now, struct claim *out)
+{
+	int64_t exp, job;
+	int n;
+
+	if (new_lease(out->lease))
+		return -1;
 	if (db_begin(db))
 		return -1;
 	if (requeue_held(db, c, host, now))
@@ -269,23 +345,15 @@ int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 		     " state = 'queued' ORDER BY seq LIMIT 1", 1, (int64_t)exp);
 	if (job <= 0)
 		goto fail;
-	st = db_prepare(db, "UPDATE jobs SET state = 'claimed', attempt = attempt + 1,"
-			" lease_token = ?, lease_host_id = ?, lease_expires = ?,"
-			" claimed_at = ?, phase = NULL, message = NULL"
-			" WHERE id = ? RETURNING attempt");
-	if (!st)
+	out->attempt = lease_job(db, c, host, job, out->lease, NULL, now);
+	if (out->attempt < 0)
 		goto fail;
-	sqlite3_bind_text(st, 1, out->lease, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, host);
-	sqlite3_bind_int64(st, 3, (int64_t)(now + c->lease_seconds));
-	sqlite3_bind_int64(st, 4, (int64_t)now);
-	sqlite3_bind_int64(st, 5, job);
-	rc = sqlite3_step(st);
-	out->attempt = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
+	n = lease_boot_siblings(db, c, host, exp, job, out->lease, now);
+	if (n < 0)
 		goto fail;
-	if (job_event(db, job, out->attempt, now, "claimed", host, out->lease, NULL, NULL))
+	/* A boot of several jobs: the first one's lease names the group. */
+	if (n > 0 && db_int(db, -1, "UPDATE jobs SET lease_group = lease_token"
+			    " WHERE id = ? RETURNING 0", 1, (int64_t)job) != 0)
 		goto fail;
 	if (db_int(db, -1, "UPDATE hosts SET current_job_id = ?, last_seen = ?"
 		   " WHERE id = ? RETURNING id", 3, (int64_t)job, (int64_t)now,
@@ -363,8 +431,12 @@ int jobs_heartbeat(sqlite3 *db, const struct jobs_ctx *c, int64_t job,
 	if (rc != JOB_OK)
 		goto out;
 	rc = JOB_ERROR;
+	/* A toggle boot's jobs share the lease group: one heartbeat keeps
+	 * every job of the boot that is not uploaded yet. */
 	st = db_prepare(db, "UPDATE jobs SET state = 'running', lease_expires = ?,"
-			" phase = coalesce(?, phase), message = ? WHERE id = ?");
+			" phase = coalesce(?, phase), message = ? WHERE id = ?4 OR"
+			" (lease_group = (SELECT lease_group FROM jobs WHERE id = ?4)"
+			" AND state IN ('claimed', 'running'))");
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, (int64_t)(now + c->lease_seconds));
@@ -423,6 +495,33 @@ static int fail_variant(sqlite3 *db, const struct jobrow *j, const char *reason,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/*
+ * The boot of a toggle job ended early: its other jobs that are still
+ * leased (not uploaded) go back to the queue for a new boot. Their failure
+ * is not theirs, so they are retried whatever @reason was.
+ */
+static int release_boot(sqlite3 *db, const struct jobs_ctx *c,
+			const struct jobrow *failed, const char *reason,
+			time_t now)
+{
+	char why[160];
+	struct jobrow j;
+	int64_t job;
+
+	snprintf(why, sizeof(why), "the boot ended with job %lld (%s)",
+		 (long long)failed->id, reason);
+	while ((job = db_int(db, 0, "SELECT id FROM jobs WHERE lease_group ="
+			     " (SELECT lease_group FROM jobs WHERE id = ?) AND"
+			     " state IN ('claimed', 'running') AND id != ?"
+			     " ORDER BY seq LIMIT 1", 2, (int64_t)failed->id,
+			     (int64_t)failed->id)) > 0) {
+		if (load_job(db, job, &j) ||
+		    !release(db, c, &j, "requeued", why, NULL, true, now))
+			return -1;
+	}
+	return 0;
+}
+
 static bool retryable(const char *reason)
 {
 	return !strcmp(reason, "boot") || !strcmp(reason, "bench") ||
@@ -437,7 +536,9 @@ int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,
 	struct jobrow j;
 	int rc, settled = 0;
 
-	if (!retry && strcmp(reason, "patch_apply") && strcmp(reason, "build"))
+	/* setting: a toggle variant's runtime setting the kernel refused. */
+	if (!retry && strcmp(reason, "patch_apply") && strcmp(reason, "build") &&
+	    strcmp(reason, "setting"))
 		return JOB_ERROR;
 	if (db_begin(db))
 		return JOB_ERROR;
@@ -449,6 +550,10 @@ int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,
 		goto out;
 	state = release(db, c, &j, "failed", reason, log, retry, now);
 	if (!state)
+		goto out;
+	/* The boot's other jobs first: those of a failing variant are then
+	 * queued and cancelled with it, not handed to the next boot. */
+	if (release_boot(db, c, &j, reason, now))
 		goto out;
 	if (!retry && fail_variant(db, &j, reason, log, now))
 		goto out;

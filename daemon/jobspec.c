@@ -25,6 +25,34 @@ static json_t *variant_patches(sqlite3 *db, int64_t variant)
 	return a;
 }
 
+/*
+ * A toggle experiment's claim: the runs of this boot in the order to run
+ * them, each with its job, its own lease and its variant's settings.
+ * NULL for other experiments.
+ */
+static json_t *toggle_runs(sqlite3 *db, const struct claim *cl)
+{
+	sqlite3_stmt *st;
+	json_t *a;
+
+	if (db_int(db, 0, "SELECT runs_per_boot FROM experiments WHERE id = ?",
+		   1, (int64_t)cl->experiment_id) <= 0)
+		return NULL;
+	st = db_prepare(db, "SELECT j.id AS job_id, j.lease_token AS lease,"
+			" j.attempt, j.run_index, j.seq, v.id AS \"variant.id\","
+			" v.name AS \"variant.name\", v.settings AS \"variant.settings_json\""
+			" FROM jobs j JOIN variants v ON v.id = j.variant_id"
+			" WHERE j.id = ?1 OR (j.lease_group = ?2 AND"
+			" j.state IN ('claimed', 'running')) ORDER BY j.seq");
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, cl->job_id);
+	sqlite3_bind_text(st, 2, cl->lease, -1, SQLITE_STATIC);
+	a = json_rows(st);
+	sqlite3_finalize(st);
+	return a;
+}
+
 json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds)
 {
 	sqlite3_stmt *st;
@@ -58,5 +86,8 @@ json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds)
 	json_object_set_new(v, "is_control",
 			    json_boolean(json_integer_value(json_object_get(v, "is_control"))));
 	json_object_set_new(v, "patches", variant_patches(db, variant));
+	v = toggle_runs(db, cl);
+	if (v)
+		json_object_set_new(o, "toggle", json_pack("{s:o}", "runs", v));
 	return o;
 }

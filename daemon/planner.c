@@ -67,7 +67,8 @@ static int64_t insert_variant(sqlite3 *db, int64_t exp, int idx,
 	int i;
 
 	st = db_prepare(db, "INSERT INTO variants (experiment_id, idx, name,"
-			" is_control, cmdline, setup, setup_script) VALUES (?,?,?,?,?,?,?)");
+			" is_control, cmdline, setup, setup_script, settings)"
+			" VALUES (?,?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, exp);
@@ -78,6 +79,7 @@ static int64_t insert_variant(sqlite3 *db, int64_t exp, int idx,
 	sqlite3_bind_text(st, 6, v->setup ? v->setup : "", -1, SQLITE_STATIC);
 	if (v->setup_script)
 		sqlite3_bind_text(st, 7, v->setup_script, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, v->settings ? v->settings : "{}", -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);
@@ -114,7 +116,8 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
 	}
 	st = db_prepare(db, "INSERT INTO experiments (title, kind, submitter_key_id,"
 			" label, backend, base_id, config, bench, runs, max_runs,"
-			" baseline_id, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+			" baseline_id, created_at, runs_per_boot)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		goto fail;
 	sqlite3_bind_text(st, 1, spec->title ? spec->title : "", -1, SQLITE_STATIC);
@@ -133,6 +136,7 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
 	if (spec->baseline_id > 0)
 		sqlite3_bind_int64(st, 11, spec->baseline_id);
 	sqlite3_bind_int64(st, 12, (int64_t)time(NULL));
+	sqlite3_bind_int(st, 13, spec->runs_per_boot > 0 ? spec->runs_per_boot : 0);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		exp = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);

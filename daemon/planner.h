@@ -27,6 +27,7 @@ struct variant_spec {
 	const char *cmdline;
 	const char *setup;	/* shell text run as root on local/kexec */
 	const char *setup_script;	/* stored script it came from, or NULL */
+	const char *settings;	/* toggle: JSON object path -> value, or NULL */
 	const int64_t *patch_ids;
 	int npatches;
 };
@@ -41,6 +42,7 @@ struct experiment_spec {
 	const char *bench_json;	/* canonical bench parameters */
 	int runs;
 	int max_runs;
+	int runs_per_boot;	/* toggle: rounds per boot; 0: one boot a run */
 	int64_t submitter_key_id;	/* 0: none */
 	int64_t baseline_id;		/* 0: none */
 	const struct variant_spec *variants;

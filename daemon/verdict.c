@@ -676,9 +676,12 @@ char *verdict_text(const struct verdict_result *r, const char *ctrl_name,
 	snprintf(hi, sizeof(hi), "%+.3f", r->ci_hi);
 	fmt_pct(mde, sizeof(mde), r->mde_pct);
 	fprintf(f, "\n%s: %s %s\n", var_name, verdict_metric_str(r->metric), sum);
-	fprintf(f, "  delta of medians %s %% (95 %% CI %s .. %s, %d resamples), p %.3g (MWU, exact up to 60 a side; KS %.3g shown, not decided on), Hedges g %.2f, Cliff's delta %.2f\n",
-		d, lo, hi, r->resamples, r->p, r->p_ks, r->hedges_g,
-		r->cliffs_delta);
+	if (r->design[0])
+		fprintf(f, "  %s\n", r->design);
+	else
+		fprintf(f, "  delta of medians %s %% (95 %% CI %s .. %s, %d resamples), p %.3g (MWU, exact up to 60 a side; KS %.3g shown, not decided on), Hedges g %.2f, Cliff's delta %.2f\n",
+			d, lo, hi, r->resamples, r->p, r->p_ks, r->hedges_g,
+			r->cliffs_delta);
 	fprintf(f, "  test at %.3g (alpha %g spread over %d planned looks), real level %.3g\n",
 		r->alpha_look, r->alpha, r->looks, r->level);
 	if (isfinite(r->mde_pct))
@@ -738,5 +741,7 @@ json_t *verdict_json(const struct verdict_result *r)
 	json_object_set_new(j, "no_noise_estimate", json_boolean(r->no_noise));
 	json_object_set_new(j, "mde_source", json_string(r->mde_source ?
 							  r->mde_source : ""));
+	if (r->design[0])
+		json_object_set_new(j, "design", json_string(r->design));
 	return j;
 }

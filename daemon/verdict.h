@@ -107,6 +107,12 @@ struct verdict_result {
 	const char *mde_source;
 	int resamples;
 	char reason[240];
+	/*
+	 * A design other than independent runs decided the verdict (toggle
+	 * experiments, paired.h): the test as one line of text, printed in
+	 * place of the MWU line; "" for the default comparison.
+	 */
+	char design[320];
 };
 
 const char *verdict_kind_str(enum verdict_kind k);

@@ -11,6 +11,7 @@
 #include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
 #include "runners/runner/serial.h"
+#include "runners/runner/toggle.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,6 +50,9 @@ json_t *outcome_result_body(const struct outcome *o, const char *lease)
 	json_object_set_new(t, "boot_s", json_real(o->boot_s));
 	json_object_set_new(t, "run_s", json_real(o->run_s));
 	json_object_set_new(b, "timings", t);
+	if (o->boot_id[0])
+		json_object_set_new(b, "boot", json_pack("{s:s,s:i}", "id",
+			o->boot_id, "pos", o->boot_pos));
 	return b;
 }
 
@@ -155,6 +159,8 @@ static int prepare_guest(const struct exec_ctx *c, const struct job *j,
 				     .bench = cfg->bench_static,
 				     .out = initrd };
 	char err[512];
+	char *plan = NULL;
+	int ret;
 
 	snprintf(initrd, len, "%s/initramfs-%lld.cpio", cfg->workdir, j->id);
 	if (access(cfg->bench_static, X_OK)) {
@@ -163,11 +169,19 @@ static int prepare_guest(const struct exec_ctx *c, const struct job *j,
 			cfg->bench_static, strerror(errno)));
 		return -1;
 	}
-	if (initramfs_build(&is, err, sizeof(err))) {
-		outcome_fail(o, "internal", strdup(err));
-		return -1;
+	if (j->nruns) {
+		plan = toggle_plan(j);
+		if (!plan) {
+			outcome_fail(o, "internal", strdup("out of memory"));
+			return -1;
+		}
+		is.toggle = plan;
 	}
-	return 0;
+	ret = initramfs_build(&is, err, sizeof(err));
+	free(plan);
+	if (ret)
+		outcome_fail(o, "internal", strdup(err));
+	return ret;
 }
 
 /* The last max bytes of a capture (logs are capped by the daemon). */
@@ -203,6 +217,22 @@ out:
 	return ret;
 }
 
+/* A toggle boot ended: the runs it finished went to run_done already. */
+static int toggle_outcome(const struct toggle_console *tc,
+			  const struct qemu_outcome *qo, struct outcome *o)
+{
+	o->boot_s = qo->boot_s;
+	o->run_s = qo->run_s;
+	o->runs_done = tc->next;
+	if (tc->next == tc->j->nruns)
+		return 0;
+	toggle_unfinished(tc->j, tc->next, qo->console ? qo->console : "",
+			  qo->console_len, o);
+	if (qo->rc == RUTIL_CANCELLED)
+		o->reason = "internal";
+	return -1;
+}
+
 /* A run without its exact profile is still a valid run: log why. */
 static void attach_exact(const struct exec_ctx *c,
 			 const struct kbuild_result *kr, const char *prof,
@@ -225,6 +255,7 @@ static void attach_exact(const struct exec_ctx *c,
 int exec_qemu(const struct exec_ctx *c, const struct job *j,
 	      struct outcome *o)
 {
+	struct toggle_console tc = { .c = c, .j = j, .boot = o };
 	const struct runner_cfg *cfg = c->cfg;
 	struct kbuild_result kr;
 	struct benchargs ba;
@@ -242,7 +273,8 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 		return -1;
 	}
 	snprintf(prof, sizeof(prof), "%s/insn-%lld.prof", cfg->workdir, j->id);
-	if (exec_exact_profile(cfg)) {
+	/* The plugin counts a whole boot: a toggle boot's runs would mix. */
+	if (!j->nruns && exec_exact_profile(cfg)) {
 		if (access(cfg->insn_plugin, R_OK) ||
 		    !insnprof_path_ok(cfg->insn_plugin) ||
 		    !insnprof_path_ok(prof)) {
@@ -285,6 +317,12 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 	s.mem_mb = cfg->mem_mb;
 	/* TCG is slow: allow 30 s of wall time per guest second. */
 	timeout = cfg->boot_timeout + 30 * (ba.runtime + 5);
+	if (j->nruns) {
+		/* One boot, every run of it; each is uploaded as it ends. */
+		timeout = cfg->boot_timeout + 30 * (ba.runtime + 5) * j->nruns;
+		s.on_console = toggle_on_console;
+		s.console_arg = &tc;
+	}
 	phase(c, "boot", s.icount ? "qemu-icount" : s.kvm ? "qemu (kvm)" :
 	      "qemu (tcg)");
 	if (qemu_boot(&s, timeout, c->abort, on_serial, &qp, &qo)) {
@@ -301,15 +339,20 @@ int exec_qemu(const struct exec_ctx *c, const struct job *j,
 		rutil_write_file(kvm_broken, qo.qemu_log, strlen(qo.qemu_log));
 		qemu_outcome_free(&qo);
 		s.kvm = 0;
+		tc.off = 0;
 		if (qemu_boot(&s, timeout, c->abort, on_serial, &qp, &qo)) {
 			outcome_fail(o, "internal", rutil_strdupf(
 				"starting qemu: %s", strerror(errno)));
 			goto out_initrd;
 		}
 	}
-	ret = guest_outcome(&qo, o);
-	if (!ret && s.plugin)
-		attach_exact(c, &kr, prof, o);
+	if (j->nruns) {
+		ret = toggle_outcome(&tc, &qo, o);
+	} else {
+		ret = guest_outcome(&qo, o);
+		if (!ret && s.plugin)
+			attach_exact(c, &kr, prof, o);
+	}
 	o->boot_log = strdup(tail(qo.console, qo.console_len, LOG_MAX));
 	qemu_outcome_free(&qo);
 out_initrd:

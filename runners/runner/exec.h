@@ -42,11 +42,21 @@ struct runner_cfg {
 
 typedef void (*exec_phase_fn)(void *arg, const char *phase, const char *msg);
 
+struct outcome;
+
+/*
+ * A toggle boot's run @i (job->runs[i]) ended with @o (a result, or a
+ * failure); the callee uploads or reports it and may take o->bench.
+ */
+typedef void (*exec_run_fn)(void *arg, int i, struct outcome *o);
+
 struct exec_ctx {
 	const struct runner_cfg *cfg;
 	const volatile sig_atomic_t *abort;
 	exec_phase_fn phase;
 	void *arg;
+	exec_run_fn run_done;	/* toggle jobs */
+	void *run_arg;
 };
 
 struct outcome {
@@ -56,6 +66,9 @@ struct outcome {
 	json_t *build;		/* {cache_key, cached, seconds, log} */
 	char *boot_log;
 	double build_s, boot_s, run_s;
+	char boot_id[64];	/* the boot the run came from, "" unknown */
+	int boot_pos;		/* its position in that boot */
+	int runs_done;		/* toggle: runs of job->runs handed to run_done */
 };
 
 void outcome_fail(struct outcome *o, const char *reason, char *log);

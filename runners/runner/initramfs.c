@@ -43,15 +43,49 @@ static const char init_script[] =
 	"initramfs\"\n"
 	"echo \"perflab: kernel $(uname -r) target $dev"
 	" poll_queues $(cat /sys/block/${dev#/dev/}/queue/io_poll 2>/dev/null)\"\n"
-	"echo " SERIAL_BENCH_BEGIN "\n"
-	"/bin/perflab-bench $args -j /tmp/result.json $dev 2>&1\n"
-	"rc=$?\n"
-	"echo \"" SERIAL_BENCH_END " rc=$rc\"\n"
-	"if [ $rc -eq 0 ] && [ -f /tmp/result.json ]; then\n"
-	"\techo " SERIAL_RESULT_BEGIN "\n"
-	"\tcat /tmp/result.json; echo\n"
-	"\techo \"" SERIAL_RESULT_END " bytes=$(wc -c < /tmp/result.json)"
+	"bench_once() {\n"
+	"\techo " SERIAL_BENCH_BEGIN "\n"
+	"\t/bin/perflab-bench $args -j /tmp/result.json $dev </dev/null 2>&1\n"
+	"\trc=$?\n"
+	"\techo \"" SERIAL_BENCH_END " rc=$rc\"\n"
+	"\tif [ $rc -eq 0 ] && [ -f /tmp/result.json ]; then\n"
+	"\t\techo " SERIAL_RESULT_BEGIN "\n"
+	"\t\tcat /tmp/result.json; echo\n"
+	"\t\techo \"" SERIAL_RESULT_END " bytes=$(wc -c < /tmp/result.json)"
 	" sha256=$(sha256sum /tmp/result.json | cut -d' ' -f1)\"\n"
+	"\tfi\n"
+	"\trm -f /tmp/result.json\n"
+	"}\n"
+	/*
+	 * A toggle boot (issue 20): /toggle lists the runs ("run JOB"), the
+	 * settings to write before each ("set PATH VALUE", checked by the
+	 * daemon and the runner) and "bench". Each setting is read back; a
+	 * write the kernel refuses, or a value it does not keep, ends the
+	 * boot with the reason.
+	 */
+	"set_one() {\n"
+	"\tif ! out=$( (echo \"$2\" > \"$1\") 2>&1 ); then\n"
+	"\t\tbad=\"$1: writing '$2' failed: ${out:-refused}\"; return 1\n"
+	"\tfi\n"
+	"\tgot=$(cat \"$1\" 2>&1)\n"
+	"\tcase \"$2:$got\" in \"$got:$got\"|1:Y|y:Y|0:N|n:N) return 0 ;; esac\n"
+	"\tbad=\"$1: wrote '$2', reads back '$got'\"; return 1\n"
+	"}\n"
+	"if [ -f /toggle ]; then\n"
+	"\tboot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)\n"
+	"\tpos=0; job=0\n"
+	"\twhile read cmd a b; do\n"
+	"\t\tcase $cmd in\n"
+	"\t\trun) job=$a; echo \"" SERIAL_RUN " job=$job pos=$pos boot=$boot\" ;;\n"
+	"\t\tset) if ! set_one \"$a\" \"$b\"; then\n"
+	"\t\t\techo \"" SERIAL_REFUSED " job=$job $bad\"; break\n"
+	"\t\tfi; echo \"perflab: $a = $b\" ;;\n"
+	"\t\tbench) bench_once; echo \"" SERIAL_RUN_END " job=$job\";"
+	" pos=$((pos + 1)) ;;\n"
+	"\t\tesac\n"
+	"\tdone < /toggle\n"
+	"else\n"
+	"\tbench_once\n"
 	"fi\n"
 	"echo " SERIAL_DONE "\n"
 	"sync\n"
@@ -137,6 +171,9 @@ static int add_tree(struct cpio *c, const struct initramfs_spec *s,
 		goto werr;
 	if (s->bench && add_file(c, "bin/perflab-bench", s->bench, err, errlen))
 		return -1;
+	if (s->toggle && entry(c, "toggle", S_IFREG | 0644, s->toggle,
+			       strlen(s->toggle), 0, 0))
+		goto werr;
 	if (entry(c, "init", S_IFREG | 0755, init_script,
 		  sizeof(init_script) - 1, 0, 0) ||
 	    entry(c, "TRAILER!!!", 0, NULL, 0, 0, 0))

@@ -17,6 +17,7 @@ struct initramfs_spec {
 	const char *busybox;	/* static busybox binary */
 	const char *bench;	/* static perflab-bench; NULL: none */
 	const char *out;	/* cpio path to write */
+	const char *toggle;	/* toggle plan (/toggle), NULL: one run */
 };
 
 const char *initramfs_init_script(void);

@@ -3,6 +3,7 @@
  * job: claimed job parsing.
  */
 #include "runners/runner/job.h"
+#include "rtsetting.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,58 @@ static int parse_patches(struct job *j, const json_t *arr, char *err,
 	return 0;
 }
 
+static int parse_toggle(struct job *j, const json_t *t, char *err,
+			size_t errlen)
+{
+	const json_t *arr = json_object_get(t, "runs"), *r;
+	char why[256];
+	size_t i;
+
+	if (!t)
+		return 0;
+	if (!json_is_array(arr) || json_array_size(arr) == 0 ||
+	    json_array_size(arr) > 1000) {
+		snprintf(err, errlen, "toggle.runs: not an array of runs");
+		return -1;
+	}
+	j->runs = calloc(json_array_size(arr), sizeof(*j->runs));
+	if (!j->runs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	json_array_foreach(arr, i, r) {
+		struct toggle_run *t = &j->runs[i];
+		const json_t *v = json_object_get(r, "variant"), *val;
+		const char *path;
+
+		t->job_id = json_integer_value(json_object_get(r, "job_id"));
+		t->lease = str_or(r, "lease", NULL);
+		t->run_index = json_integer_value(json_object_get(r, "run_index"));
+		t->variant = str_or(v, "name", "?");
+		t->settings = json_object_get(v, "settings");
+		if (t->job_id <= 0 || !t->lease || !json_is_object(t->settings) ||
+		    json_object_size(t->settings) > RTSETTING_MAX) {
+			snprintf(err, errlen, "toggle.runs[%zu]: job_id, lease"
+				 " and settings required", i);
+			return -1;
+		}
+		/* The runner writes these as root: check them again here. */
+		json_object_foreach((json_t *)t->settings, path, val) {
+			if (!json_is_string(val) ||
+			    rtsetting_path_check(path, why, sizeof(why)) ||
+			    rtsetting_value_check(json_string_value(val), why,
+						  sizeof(why))) {
+				snprintf(err, errlen, "toggle.runs[%zu]: %s", i,
+					 json_is_string(val) ? why :
+					 "a setting value is not a string");
+				return -1;
+			}
+		}
+		j->nruns++;
+	}
+	return 0;
+}
+
 int job_from_json(json_t *o, struct job *j, char *err, size_t errlen)
 {
 	const json_t *id, *v, *base;
@@ -89,6 +142,8 @@ int job_from_json(json_t *o, struct job *j, char *err, size_t errlen)
 		goto fail;
 	}
 	j->target = str_or(j->bench, "target", "");
+	if (parse_toggle(j, json_object_get(o, "toggle"), err, errlen))
+		goto fail;
 	for (const char *c = j->config; *c; c++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_-", *c)) {
 			snprintf(err, errlen, "job: bad config name");
@@ -119,6 +174,7 @@ int job_parse(const char *text, struct job *j, char *err, size_t errlen)
 void job_free(struct job *j)
 {
 	free(j->patches);
+	free(j->runs);
 	json_decref(j->raw);
 	memset(j, 0, sizeof(*j));
 }

@@ -10,6 +10,18 @@
 
 #include "runners/runner/kpatch.h"
 
+/*
+ * One run of a toggle boot (contracts: the claim's "toggle.runs"): its own
+ * job and lease, and the runtime settings of its variant.
+ */
+struct toggle_run {
+	long long job_id;
+	const char *lease;
+	int run_index;
+	const char *variant;
+	const json_t *settings;	/* object path -> value string */
+};
+
 struct job {
 	json_t *raw;		/* owns every string below */
 	long long id;
@@ -28,6 +40,9 @@ struct job {
 	int npatches;
 	const json_t *bench;	/* bench parameters object */
 	const char *target;	/* bench.target, "" if none */
+	/* Toggle experiment: the runs of this boot, in order; else NULL. */
+	struct toggle_run *runs;
+	int nruns;
 };
 
 /* 0 ok; -1 with err naming the bad field. */

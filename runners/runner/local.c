@@ -5,6 +5,7 @@
 #include "runners/runner/local.h"
 #include "runners/runner/benchargs.h"
 #include "runners/runner/rutil.h"
+#include "runners/runner/toggle.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -144,5 +145,5 @@ int exec_local(const struct exec_ctx *c, const struct job *j,
 		c->phase(c->arg, "boot", "variant setup");
 	if (run_setup(c, j, o))
 		return -1;
-	return local_bench(c, j, o);
+	return j->nruns ? toggle_local(c, j, o) : local_bench(c, j, o);
 }

@@ -13,6 +13,7 @@
 #include "runners/runner/proto.h"
 #include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
+#include "runners/runner/toggle.h"
 #include "http_client.h"
 
 #include <errno.h>
@@ -421,6 +422,62 @@ static void report(struct opts *o, const struct job *j, struct hb *h,
 	}
 }
 
+/* A toggle boot: each run is uploaded (or reported) as soon as it ends. */
+struct toggle_sink {
+	struct opts *o;
+	const struct job *j;
+	struct hb *h;
+};
+
+static void toggle_run_done(void *arg, int i, struct outcome *out)
+{
+	struct toggle_sink *t = arg;
+	const struct toggle_run *r = &t->j->runs[i];
+	char err[512];
+	int ret;
+
+	if (t->h->lost)
+		return;
+	if (out->reason) {
+		fprintf(stderr, "perflab-runner: job %lld (toggle run %d/%d,"
+			" %s) failed (%s)\n", r->job_id, i + 1, t->j->nruns,
+			r->variant, out->reason);
+		proto_fail(&t->o->proto, r->job_id, r->lease, out->reason,
+			   out->log);
+		return;
+	}
+	ret = proto_result(&t->o->proto, r->job_id,
+			   outcome_result_body(out, r->lease), err, sizeof(err));
+	fprintf(stderr, "perflab-runner: job %lld (toggle run %d/%d, %s, boot"
+		" %.8s pos %d) done: %s\n", r->job_id, i + 1, t->j->nruns,
+		r->variant, out->boot_id, out->boot_pos,
+		ret == PROTO_OK ? "uploaded" : "not acknowledged");
+	if (ret == PROTO_REFUSED)
+		proto_fail(&t->o->proto, r->job_id, r->lease, "internal", err);
+}
+
+/*
+ * The boot ended: the runs it finished are uploaded; the first one it did
+ * not finish is reported with the reason, and the daemon puts the others
+ * back in the queue for a new boot.
+ */
+static void report_toggle(struct opts *o, const struct job *j, struct hb *h,
+			  struct outcome *out)
+{
+	const struct toggle_run *r;
+
+	if (h->lost || out->runs_done >= j->nruns)
+		return;
+	hb_finish(h, out->reason ? out->reason : "result");
+	r = &j->runs[out->runs_done];
+	if (!out->reason)
+		outcome_fail(out, "internal", strdup("toggle boot ended early"));
+	fprintf(stderr, "perflab-runner: job %lld (toggle run %d/%d, %s)"
+		" failed (%s)\n", r->job_id, out->runs_done + 1, j->nruns,
+		r->variant, out->reason);
+	proto_fail(&o->proto, r->job_id, r->lease, out->reason, out->log);
+}
+
 static int do_register(struct opts *o);
 
 /* qemu: the first successful polled run proves polling; re-register. */
@@ -445,6 +502,7 @@ static void handle_job(struct opts *o, const char *text)
 	char err[512];
 	struct hb h;
 	struct job j;
+	struct toggle_sink ts = { o, &j, &h };
 	int ret;
 
 	if (job_parse(text, &j, err, sizeof(err))) {
@@ -461,10 +519,13 @@ static void handle_job(struct opts *o, const char *text)
 		return;
 	}
 	fprintf(stderr, "perflab-runner: job %lld: experiment %lld variant "
-		"%s run %d (attempt %d)\n", j.id, j.experiment_id, j.variant,
-		j.run_index, j.attempt);
-	if (hb_start(&h, &o->proto, j.id, j.lease, j.lease_seconds,
-		     &stop_flag)) {
+		"%s run %d (attempt %d)%s\n", j.id, j.experiment_id, j.variant,
+		j.run_index, j.attempt, j.nruns ? ", toggle boot" : "");
+	/* A toggle boot's last run is uploaded last: its lease is the one
+	 * that lives as long as the boot (the daemon extends them all). */
+	if (hb_start(&h, &o->proto, j.nruns ? j.runs[j.nruns - 1].job_id : j.id,
+		     j.nruns ? j.runs[j.nruns - 1].lease : j.lease,
+		     j.lease_seconds, &stop_flag)) {
 		proto_fail(&o->proto, j.id, j.lease, "internal",
 			   "cannot start heartbeat thread");
 		job_free(&j);
@@ -473,13 +534,18 @@ static void handle_job(struct opts *o, const char *text)
 	c.abort = &h.abort;
 	c.phase = hb_phase_cb;
 	c.arg = &h;
+	c.run_done = toggle_run_done;
+	c.run_arg = &ts;
 	ret = run_backend(&c, &j, &out);
 	if (ret == KEXEC_REBOOTING)
 		wait_for_reboot(o, &h);
 	if (stop_flag && out.reason && !h.lost)
 		outcome_fail(&out, "internal",
 			     strdup("runner stopped (SIGTERM) during the job"));
-	report(o, &j, &h, &out);
+	if (j.nruns)
+		report_toggle(o, &j, &h, &out);
+	else
+		report(o, &j, &h, &out);
 	hb_stop(&h);
 	if (!out.reason)
 		note_polling(o, &out);
@@ -526,6 +592,7 @@ static void resume_kexec(struct opts *o)
 	char why[512];
 	struct job j;
 	struct hb h;
+	struct toggle_sink ts = { o, &j, &h };
 	int kind;
 
 	kind = kexec_resume_prepare(&o->cfg, NULL, &j, why, sizeof(why));
@@ -540,6 +607,8 @@ static void resume_kexec(struct opts *o)
 	c.abort = &h.abort;
 	c.phase = hb_phase_cb;
 	c.arg = &h;
+	c.run_done = toggle_run_done;
+	c.run_arg = &ts;
 	/* Not "build", where a new heartbeat starts: the kexec is behind us. */
 	hb_phase_cb(&h, "boot", kind == KEXEC_RUN ? "up on the variant kernel "
 		    "(release, build id and job token verified)" :
@@ -550,7 +619,10 @@ static void resume_kexec(struct opts *o)
 		outcome_fail(&out, "internal", strdup(why));
 	else
 		kexec_resume_run(&c, &j, &out);
-	report(o, &j, &h, &out);
+	if (j.nruns)
+		report_toggle(o, &j, &h, &out);
+	else
+		report(o, &j, &h, &out);
 	hb_stop(&h);
 	outcome_free(&out);
 	job_free(&j);

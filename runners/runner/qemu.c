@@ -151,6 +151,7 @@ void qemu_argv_free(char **argv)
 
 struct watch {
 	struct console con;
+	const struct qemu_spec *spec;
 	qemu_phase_fn fn;
 	void *arg;
 	enum serial_phase phase;
@@ -180,6 +181,8 @@ static int watch_tick(void *arg)
 
 	if (console_poll(&w->con) <= 0)
 		return w->con.over;
+	if (w->spec->on_console && w->con.buf)
+		w->spec->on_console(w->spec->console_arg, w->con.buf, w->con.len);
 	ph = scan_new(w);
 	if (ph != w->phase) {
 		if (ph >= SERIAL_RUNNING && !w->bench_start)
@@ -197,7 +200,7 @@ int qemu_boot(const struct qemu_spec *s, int timeout_s,
 	      struct qemu_outcome *out)
 {
 	char log[4200];
-	struct watch w = { .fn = fn, .arg = arg };
+	struct watch w = { .spec = s, .fn = fn, .arg = arg };
 	struct rutil_cmd cmd;
 	char **argv;
 	double end;

@@ -33,6 +33,10 @@ struct qemu_spec {
 	int kvm;		/* use KVM (ignored with icount) */
 	int smp;		/* vCPUs (forced to 1 with icount) */
 	int mem_mb;
+	/* Called with the whole capture whenever it grew (toggle boots
+	 * upload each run as it ends); NULL: not needed. */
+	void (*on_console)(void *arg, const char *buf, size_t len);
+	void *console_arg;
 };
 
 /* 1 if /dev/kvm opens and can create a VM. */

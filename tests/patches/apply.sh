@@ -2,7 +2,9 @@
 # Description: every kernel-patches/*.patch applies to the lab's base tree
 # (build/linux-source-6.1) with both `patch -p1 --dry-run` and
 # `git apply --check`, and the patches that experiments stack (tag +
-# iov_iter, tag + canary ladder) apply on top of each other.  Works on a
+# iov_iter, tag + canary ladder) apply on top of each other.  A patch whose
+# message has "Applies-after: OTHER.patch" (0007 on 0004) is checked on top
+# of OTHER instead of alone.  Works on a
 # scratch copy of the touched files; the base tree is never modified.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,6 +57,15 @@ for p in "${patches[@]}"; do
 		fail=1
 		continue
 	fi
+	after=$(sed -n 's/^Applies-after: *//p' "$p")
+	if [ -n "$after" ]; then
+		fresh || exit 1
+		if ! out=$(cd "$scratch/tree" && git apply "$pdir/$after" 2>&1); then
+			echo "FAIL $name: its Applies-after $after: $out"
+			fail=1
+			continue
+		fi
+	fi
 	if ! out=$(cd "$scratch/tree" && patch -p1 --dry-run --fuzz=0 -s <"$p" 2>&1); then
 		echo "FAIL $name: patch -p1 --dry-run: $out"
 		bad=1
@@ -63,7 +74,8 @@ for p in "${patches[@]}"; do
 		echo "FAIL $name: git apply --check: $out"
 		bad=1
 	fi
-	[ $bad -eq 0 ] && echo "ok   $name"
+	[ -n "$after" ] && fresh
+	[ $bad -eq 0 ] && echo "ok   $name${after:+ (after $after)}"
 	[ $bad -eq 0 ] || fail=1
 done
 
@@ -80,10 +92,12 @@ stack() {
 	echo "ok   stack $*"
 }
 stack 0001-blk-mq-clear-rqs-on-tag-free.patch \
-	0002-io_uring-rw-restore-iter-via-revert.patch || fail=1
+	0002-control-io_uring-rw-revert-on-retry-save-kept.patch || fail=1
 stack 0001-blk-mq-clear-rqs-on-tag-free.patch \
 	0004-block-perflab_canary-calibration-parameter.patch || fail=1
-stack 0002-io_uring-rw-restore-iter-via-revert.patch \
+stack 0002-control-io_uring-rw-revert-on-retry-save-kept.patch \
 	0001-blk-mq-clear-rqs-on-tag-free.patch || fail=1
+stack 0004-block-perflab_canary-calibration-parameter.patch \
+	0007-block-perflab_canary-runtime-sysfs-parameter.patch || fail=1
 
 exit $fail

@@ -3,7 +3,7 @@
  * Description: the experiment definitions in kernel-patches/series/ are
  * valid POST /api/v1/experiments bodies: title, label, backend, runs,
  * bench parameters, at least two uniquely named variants whose patches
- * exist and parse; the seed experiment has base/tag/iov_iter/tag+iov_iter
+ * exist and parse; the seed experiment has base/tag/iov_iter-control/tag+iov_iter-control
  * with 10 runs, and the ladder differs only by perflab_canary=N.
  */
 #include <jansson.h>
@@ -98,8 +98,8 @@ static json_t *check_common(const char *name, json_t *j, int runs)
 
 static void check_seed(void)
 {
-	static const char *const names[] = { "base", "tag", "iov_iter",
-					     "tag+iov_iter" };
+	static const char *const names[] = { "base", "tag", "iov_iter-control",
+					     "tag+iov_iter-control" };
 	static const size_t npatches[] = { 0, 1, 1, 2 };
 	const char *name = "seed-experiment.json";
 	json_t *j = load(name), *vars, *v;

@@ -26,7 +26,7 @@ int main(void)
 	out = rutil_strdupf("%s/initrd.cpio", dir);
 	rutil_write_file(bb, "BUSYBOX", 7);
 	rutil_write_file(bench, "BENCH!", 6);
-	struct initramfs_spec s = { bb, bench, out };
+	struct initramfs_spec s = { .busybox = bb, .bench = bench, .out = out };
 
 	CHECK(initramfs_build(&s, err, sizeof(err)) == 0);
 	if (access("/usr/bin/cpio", X_OK)) {

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Paired verdicts for toggle experiments (issue 20).
+ *
+ * In a toggle experiment the variants run alternately in one boot, so the
+ * boot-to-boot noise (memory layout, cache colouring, frequency state) is
+ * common to both sides of a boot. Runs of one boot are paired by position:
+ * the k-th control run of a boot with the k-th variant run of the same
+ * boot (in A B B A order each pair is adjacent or one run apart). Each
+ * pair gives d = 100 (variant - control) / control, in %.
+ *
+ *   one boot:     the unit is the pair; paired t test on the n pair
+ *                 differences, n - 1 df (the seed's design);
+ *   several:      boot is a block. Pairs of one boot are not independent
+ *                 of each other (they share the boot's state), so the unit
+ *                 is the boot: the mean difference of its pairs; t test on
+ *                 the B boot means, B - 1 df.
+ *
+ * MDE of the design at power 1 - beta, two-sided level alpha_look:
+ * (t(1 - alpha_look / 2, df) + t(power, df)) * max(sd_units, floor) /
+ * sqrt(units): the within-boot sd of pair differences for one boot, the
+ * sd of boot means for several.
+ */
+#ifndef PERFLAB_PAIRED_H
+#define PERFLAB_PAIRED_H
+
+#include <stddef.h>
+
+struct paired_run {
+	double value; /* the run's value (ns/IO or mean IOPS) */
+	const char *boot; /* boot id; NULL or "": not paired */
+	int pos; /* position in its boot */
+};
+
+struct paired_result {
+	size_t pairs, boots, units;
+	int by_boot; /* 1: the unit is the boot (several boots) */
+	double df;
+	double mean_pct; /* mean of the units' differences */
+	double sd_pct; /* sd of the units */
+	double t, p; /* two-sided */
+	double ci_lo, ci_hi; /* 95 % t interval of the mean */
+	double mde_pct;
+};
+
+/*
+ * Pair @c and @v and test the mean difference at @alpha_look with
+ * @power; @floor_pct bounds the sd behind the MDE from below (the
+ * metric's resolution). 0, or -1 when fewer than two units pair up
+ * (r->units says how many did).
+ */
+int paired_compare(const struct paired_run *c, size_t nc,
+		   const struct paired_run *v, size_t nv, double alpha_look,
+		   double power, double floor_pct, struct paired_result *r);
+
+struct verdict_opts;
+struct verdict_result;
+
+/*
+ * The verdict of a toggle experiment's comparison: @r holds the unpaired
+ * comparison of the same runs (verdict_compare_runs: its rows, metric and
+ * resolution stay); the kind, delta, CI, p and MDE become the paired
+ * test's, and r->design says which test decided. Fewer than
+ * VERDICT_MIN_RUNS pairs, or fewer than two units: inconclusive. 0.
+ */
+int paired_verdict(const struct paired_run *c, size_t nc,
+		   const struct paired_run *v, size_t nv,
+		   const struct verdict_opts *o, struct verdict_result *r);
+
+/* P(|T| >= |t|) for Student's t with @df degrees of freedom. */
+double paired_t_p2(double t, double df);
+/* The @p quantile of Student's t (exact to ~1e-12, by bisection). */
+double paired_t_quantile(double p, double df);
+
+#endif
