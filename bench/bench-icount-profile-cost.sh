@@ -13,7 +13,7 @@ R=$top/build/perflab-runner
 S=${BENCH_STATIC:-$top/build/perflab-bench-static}
 PAIRS=${PAIRS:-2}
 IOS=${IOS:-300000}
-KCACHE=${KCACHE:-$top/build/kcache}
+KCACHE=${KCACHE:-$("$top/scripts/kcache-dir.sh")}
 for f in "$R" "$S"; do
 	[ -x "$f" ] || { echo "$f not built (make; make static-bench)" >&2; exit 1; }
 done

@@ -20,7 +20,7 @@ R=$top/build/perflab-runner
 PLUGIN=${PLUGIN:-$top/build/perflab-insn.so}
 PAIRS=${PAIRS:-2}
 IOS=${IOS:-200000}
-KCACHE=${KCACHE:-$top/build/kcache}
+KCACHE=${KCACHE:-$("$top/scripts/kcache-dir.sh")}
 for f in "$R" "$top/build/perflab-bench-static" "$PLUGIN"; do
 	[ -e "$f" ] || { echo "$f not built (make; make static-bench)" >&2; exit 1; }
 done

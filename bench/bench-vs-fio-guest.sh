@@ -39,7 +39,7 @@ S=${BENCH_STATIC:-$top/build/perflab-bench-static}
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-4}
 WARMUP=${WARMUP:-1}
-KCACHE=${KCACHE:-$top/build/kcache}
+KCACHE=${KCACHE:-$("$top/scripts/kcache-dir.sh")}
 MEM_MB=${MEM_MB:-1024}
 
 die() { echo "bench-vs-fio-guest: $*" >&2; exit 1; }

@@ -26,7 +26,7 @@ for b in $(seq "$boots"); do
 		name=${spec%%=*}
 		w=$out/w
 		rm -rf "$w"
-		"$R" try --backend qemu-icount --workdir "$w" --kcache build/kcache \
+		"$R" try --backend qemu-icount --workdir "$w" --kcache "$(scripts/kcache-dir.sh)" \
 			--bench-static "${spec#*=}" --runs 1 \
 			--bench-params "$params" >"$w.out" 2>"$w.err"
 		v=$(jq -r .summary.ns_per_io "$w/try-1.json" 2>/dev/null)

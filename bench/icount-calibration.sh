@@ -32,7 +32,7 @@ key=$(build/perflabd key create --db "$tmp/db" --role submit cal)
 rkey=$(build/perflabd key create --db "$tmp/db" --role runner cal-runner)
 mkdir -p "$tmp/w"
 build/perflab-runner --server "$url" --key "$rkey" --backend qemu-icount \
-	--name icount-1 --label qemu-icount --workdir "$tmp/w" --kcache build/kcache \
+	--name icount-1 --label qemu-icount --workdir "$tmp/w" --kcache "$(scripts/kcache-dir.sh)" \
 	--claim-wait 2 >"$tmp/r.log" 2>&1 &
 rpid=$!
 pl() { build/perflab --server "$url" --key "$key" "$@"; }

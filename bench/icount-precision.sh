@@ -51,7 +51,7 @@ one() {
 	shift
 	k=$(($(ls "$out" | grep -c "^$name-[0-9]*\.json$") + 1))
 	w=$(mktemp -d /tmp/icount-prec.XXXXXX)
-	"$R" try --backend qemu-icount --workdir "$w" --kcache build/kcache \
+	"$R" try --backend qemu-icount --workdir "$w" --kcache "$(scripts/kcache-dir.sh)" \
 		--runs 1 --bench-params "$params" "$@" >"$w/out" 2>"$w/err"
 	if [ -s "$w/try-1.json" ]; then
 		cp "$w/try-1.json" "$out/$name-$k.json"
