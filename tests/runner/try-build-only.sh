@@ -10,6 +10,8 @@ R=$top/build/perflab-runner
 [ -x "$R" ] || { echo "build/perflab-runner not built"; exit 77; }
 [ -f "$top/build/linux-source-6.1/Makefile" ] || { echo "base tree missing (make deps)"; exit 77; }
 d=$(mktemp -d "$top/build/tmp-try-build-only.XXXXXX")
+# The sandboxed build user must reach the cache (patch(1) runs as it).
+chmod 755 "$d"
 trap 'rm -rf "$d"' EXIT
 mkdir -p "$d/configs"
 printf 'CONFIG_SMP=y\n' >"$d/configs/t.config"
