@@ -19,7 +19,7 @@ printf 'CONFIG_SMP=y\n' >"$d/configs/t.config"
 sha() { sha256sum | cut -c1-64; }
 cfg=$({ printf 'tinyconfig\n'; cat "$d/configs/t.config"; } | sha)
 ps=$(printf '' | sha)
-key=$(printf 'perflab-kbuild-v1\nbase=linux-6.1\npatches=%s\nconfig=%s\n' "$ps" "$cfg" | sha)
+key=$(printf 'perflab-kbuild-v2\nbase=linux-6.1\npatches=%s\nconfig=%s\n' "$ps" "$cfg" | sha)
 for kc in "$d/a/kcache" "$d/elsewhere/b"; do
 	mkdir -p "$kc/images/$key"
 	echo MZ >"$kc/images/$key/bzImage"
