@@ -12,91 +12,6 @@
 #include "daemon/stats.h"
 #include "daemon/verdict.h"
 
-/* Continued fraction of the regularized incomplete beta (Lentz). */
-static double betacf(double a, double b, double x)
-{
-	const double tiny = 1e-300;
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
-
-	d = fabs(d) < tiny ? tiny : d;
-	d = 1 / d;
-	h = d;
-	for (int m = 1; m <= 300; m++) {
-		double m2 = 2 * m, aa, del;
-
-		aa = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
-		d = 1 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
-		d = 1 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < 1e-15)
-			break;
-	}
-	return h;
-}
-
-/* I_x(a, b). */
-static double ibeta(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-		    b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * betacf(a, b, x) / a;
-	return 1 - front * betacf(b, a, 1 - x) / b;
-}
-
-double paired_t_p2(double t, double df)
-{
-	if (isnan(t) || df <= 0)
-		return NAN;
-	if (isinf(t))
-		return 0;
-	return ibeta(df / 2, 0.5, df / (df + t * t));
-}
-
-/*
- * Student t quantile by bisection on the exact tail above: the MDE and CI
- * of a toggle design often have 1-4 df, where paired_t_quantile()'s
- * approximation is off (df 1: 11.30 for the 12.71 of the tables).
- */
-double paired_t_quantile(double p, double df)
-{
-	double lo = 0, hi = 1, tail;
-
-	if (p == 0.5)
-		return 0;
-	if (p < 0.5)
-		return -paired_t_quantile(1 - p, df);
-	tail = 2 * (1 - p);
-	while (paired_t_p2(hi, df) > tail && hi < 1e12)
-		hi *= 2;
-	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (paired_t_p2(mid, df) > tail)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 static int by_boot_pos(const void *a, const void *b)
 {
 	const struct paired_run *x = *(const struct paired_run *const *)a;
@@ -193,18 +108,18 @@ static void test(const double *u, size_t n, double alpha_look, double power,
 	se = r->sd_pct / sqrt((double)n);
 	if (se > 0) {
 		r->t = r->mean_pct / se;
-		r->p = paired_t_p2(r->t, r->df);
+		r->p = stats_t_tail2(r->t, r->df);
 	} else {
 		/* Identical differences: certain unless they are all 0. */
 		r->t = r->mean_pct ? copysign(INFINITY, r->mean_pct) : 0;
 		r->p = r->mean_pct ? 0 : 1;
 	}
-	q = paired_t_quantile(0.975, r->df);
+	q = stats_t_quantile(0.975, r->df);
 	r->ci_lo = r->mean_pct - q * se;
 	r->ci_hi = r->mean_pct + q * se;
 	sd = r->sd_pct > floor_pct ? r->sd_pct : floor_pct;
-	r->mde_pct = (paired_t_quantile(1 - alpha_look / 2, r->df) +
-		      paired_t_quantile(power, r->df)) *
+	r->mde_pct = (stats_t_quantile(1 - alpha_look / 2, r->df) +
+		      stats_t_quantile(power, r->df)) *
 		     sd / sqrt((double)n);
 }
 

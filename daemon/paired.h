@@ -67,9 +67,4 @@ int paired_verdict(const struct paired_run *c, size_t nc,
 		   const struct paired_run *v, size_t nv,
 		   const struct verdict_opts *o, struct verdict_result *r);
 
-/* P(|T| >= |t|) for Student's t with @df degrees of freedom. */
-double paired_t_p2(double t, double df);
-/* The @p quantile of Student's t (exact to ~1e-12, by bisection). */
-double paired_t_quantile(double p, double df);
-
 #endif

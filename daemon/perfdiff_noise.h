@@ -17,15 +17,6 @@
 
 #define PD_NOISE_FDR 0.05
 
-/* Regularised incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
-double pd_betai(double a, double b, double x);
-
-/* Student t with @df > 0 (real) degrees of freedom: P(|T| >= |t|). */
-double pd_t_tail2(double t, double df);
-
-/* The t with P(T <= t) = @p, 0 < p < 1; NAN outside. */
-double pd_t_quantile(double p, double df);
-
 /*
  * Welch-Satterthwaite degrees of freedom of the difference of two means
  * with sample variances @va, @vb over @na, @nb >= 2 values.

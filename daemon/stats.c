@@ -8,6 +8,7 @@
  * (1993) for the percentile bootstrap.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,17 +187,87 @@ double stats_norm_quantile(double p)
  * 26.7.5 around the normal quantile (within 1e-3 of the tables for df >= 4
  * at the 0.995 quantile; the MDE uses df >= 8).
  */
+/* Continued fraction of I_x(a, b) (modified Lentz), x < (a+1)/(a+b+2). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, num, del;
+	int m;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (m = 1; m <= 1000; m++) {
+		/* even step */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		/* odd step */
+		num = -(a + m) * (a + b + m) * x /
+		      ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+double stats_betai(double a, double b, double x)
+{
+	double front;
+
+	if (!(a > 0 && b > 0) || !(x >= 0 && x <= 1))
+		return NAN;
+	if (x == 0 || x == 1)
+		return x;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	/* the fraction converges fast on the side below the mean */
+	if (x < (a + 1) / (a + b + 2))
+		return front * betacf(a, b, x) / a;
+	return 1 - front * betacf(b, a, 1 - x) / b;
+}
+
+double stats_t_tail2(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	/* P(|T| >= t) = I_{df/(df+t^2)}(df/2, 1/2) */
+	return stats_betai(df / 2, 0.5, df / (df + t * t));
+}
+
 double stats_t_quantile(double p, double df)
 {
-	double z = stats_norm_quantile(p), z2 = z * z, v = df;
+	double lo = 0, hi = 1, mid, want;
+	int i;
 
-	if (!(df > 0) || isnan(z))
+	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
-	return z + z * (z2 + 1) / (4 * v) +
-	       z * ((5 * z2 + 16) * z2 + 3) / (96 * v * v) +
-	       z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / (384 * v * v * v) +
-	       z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) /
-		       (92160 * v * v * v * v);
+	if (p == 0.5)
+		return 0;
+	if (p < 0.5)
+		return -stats_t_quantile(1 - p, df);
+	want = 2 * (1 - p); /* two-sided tail at the quantile */
+	while (stats_t_tail2(hi, df) > want && hi < 1e300)
+		hi *= 2;
+	/* the tail falls monotonically in t: bisect to the last bit */
+	for (i = 0; i < 200 && hi - lo > DBL_EPSILON * hi; i++) {
+		mid = (lo + hi) / 2;
+		if (stats_t_tail2(mid, df) > want)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
 }
 
 /* Chi-square quantile, Wilson-Hilferty (relative error < 1e-2 at df 4). */

@@ -42,8 +42,13 @@ double stats_median_inplace(double *x, size_t n);
 /* Standard normal CDF and its inverse (0 < p < 1). */
 double stats_norm_cdf(double z);
 double stats_norm_quantile(double p);
-/* Student t and chi-square quantiles (approximations, see stats.c). */
+/* Regularised incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
+double stats_betai(double a, double b, double x);
+/* Student t with @df > 0 (real) degrees of freedom: P(|T| >= |t|). */
+double stats_t_tail2(double t, double df);
+/* The t with P(T <= t) = @p, 0 < p < 1 (exact, by bisection); NAN outside. */
 double stats_t_quantile(double p, double df);
+/* Chi-square quantile (Wilson-Hilferty approximation, see stats.c). */
 double stats_chi2_quantile(double p, double df);
 
 struct stats_mwu {

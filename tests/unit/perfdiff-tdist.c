@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "daemon/perfdiff_noise.h"
+#include "daemon/stats.h"
 #include "unit/check.h"
 
 /* Published to 3 decimals (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2). */
@@ -29,34 +30,34 @@ int main(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		q = pd_t_quantile(table[i].p, table[i].df);
+		q = stats_t_quantile(table[i].p, table[i].df);
 		CHECK(fabs(q - table[i].t) <= 0.0005,
 		      "t(%g, %g) = %.4f, table %.3f", table[i].p, table[i].df,
 		      q, table[i].t);
-		CHECK(fabs(pd_t_quantile(1 - table[i].p, table[i].df) + q) <
+		CHECK(fabs(stats_t_quantile(1 - table[i].p, table[i].df) + q) <
 			      1e-9,
 		      "symmetry at df %g", table[i].df);
 	}
 	/* df -> large: the normal 1.95996 */
-	CHECK(fabs(pd_t_quantile(0.975, 1e7) - 1.959964) < 1e-5);
-	CHECK(pd_t_quantile(0.5, 3) == 0 && isnan(pd_t_quantile(1, 3)) &&
-	      isnan(pd_t_quantile(0.9, 0)));
+	CHECK(fabs(stats_t_quantile(0.975, 1e7) - 1.959964) < 1e-5);
+	CHECK(stats_t_quantile(0.5, 3) == 0 && isnan(stats_t_quantile(1, 3)) &&
+	      isnan(stats_t_quantile(0.9, 0)));
 
 	/* closed forms: df 1 (Cauchy) and df 2 */
 	for (t = 0; t < 200; t = t * 1.7 + 0.05) {
 		double c1 = 1 - 2 / M_PI * atan(t),
 		       c2 = 1 - t / sqrt(2 + t * t);
 
-		CHECK(fabs(pd_t_tail2(t, 1) - c1) <= 1e-12 + 1e-9 * c1,
-		      "df 1 tail at %g: %.15g vs %.15g", t, pd_t_tail2(t, 1),
+		CHECK(fabs(stats_t_tail2(t, 1) - c1) <= 1e-12 + 1e-9 * c1,
+		      "df 1 tail at %g: %.15g vs %.15g", t, stats_t_tail2(t, 1),
 		      c1);
-		CHECK(fabs(pd_t_tail2(-t, 2) - c2) <= 1e-12 + 1e-9 * c2,
-		      "df 2 tail at %g: %.15g vs %.15g", t, pd_t_tail2(-t, 2),
+		CHECK(fabs(stats_t_tail2(-t, 2) - c2) <= 1e-12 + 1e-9 * c2,
+		      "df 2 tail at %g: %.15g vs %.15g", t, stats_t_tail2(-t, 2),
 		      c2);
 	}
 	/* real df between: the tail falls as df grows */
-	CHECK(pd_t_tail2(3, 1.5) < pd_t_tail2(3, 1) &&
-	      pd_t_tail2(3, 1.5) > pd_t_tail2(3, 2));
+	CHECK(stats_t_tail2(3, 1.5) < stats_t_tail2(3, 1) &&
+	      stats_t_tail2(3, 1.5) > stats_t_tail2(3, 2));
 
 	/* Welch: equal variances and sizes give n1 + n2 - 2; all the variance
 	 * on one side gives that side's n - 1 */
