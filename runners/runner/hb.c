@@ -95,14 +95,18 @@ int hb_start(struct hb *h, const struct proto *p, long long job,
 	return 0;
 }
 
-void hb_phase(struct hb *h, const char *phase, const char *message)
+int hb_phase(struct hb *h, const char *phase, const char *message)
 {
+	int changed = strcmp(h->last_set, phase) != 0;
+
+	snprintf(h->last_set, sizeof(h->last_set), "%s", phase);
 	pthread_mutex_lock(&h->lock);
 	snprintf(h->phase, sizeof(h->phase), "%s", phase);
 	snprintf(h->message, sizeof(h->message), "%s", message ? message : "");
 	h->beat_now = 1;
 	pthread_cond_signal(&h->cond);
 	pthread_mutex_unlock(&h->lock);
+	return changed;
 }
 
 void hb_finish(struct hb *h, const char *message)

@@ -27,6 +27,7 @@ struct hb {
 	pthread_cond_t cond;
 	char phase[16];
 	char message[256];
+	char last_set[16];	/* phase of the last hb_phase() call */
 	int quit;
 	int finishing;
 	int beat_now;
@@ -36,8 +37,12 @@ struct hb {
 int hb_start(struct hb *h, const struct proto *p, long long job,
 	     const char *lease, int lease_seconds,
 	     const volatile sig_atomic_t *stop);
-/* Change phase ("build", "boot", "run", "upload") and beat at once. */
-void hb_phase(struct hb *h, const char *phase, const char *message);
+/*
+ * Change phase ("build", "boot", "run", "upload") and beat at once.
+ * Returns 1 if @phase differs from the previous call's (0 for a new
+ * message within the same phase).
+ */
+int hb_phase(struct hb *h, const char *phase, const char *message);
 /* Enter the "upload" phase: the result or failure is about to be sent. */
 void hb_finish(struct hb *h, const char *message);
 void hb_stop(struct hb *h);

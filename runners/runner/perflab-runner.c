@@ -356,10 +356,11 @@ static void set_defaults(struct opts *o)
 		fprintf(stderr, "perflab-runner: warning: kexec needs root\n");
 }
 
+/* The daemon sees every message; the log one line per phase. */
 static void hb_phase_cb(void *arg, const char *phase, const char *msg)
 {
-	hb_phase(arg, phase, msg);
-	fprintf(stderr, "perflab-runner: phase %s: %s\n", phase, msg);
+	if (hb_phase(arg, phase, msg))
+		fprintf(stderr, "perflab-runner: phase %s: %s\n", phase, msg);
 }
 
 /* Run a job on the configured backend. 1: kexec reboot under way. */

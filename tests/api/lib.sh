@@ -177,3 +177,12 @@ index 1111111..2222222 100644
 
 PATCH
 }
+
+# runner_log_problems LOG: the lines of a perflab-runner log that an
+# operator would have to read: HTTP errors, retries, warnings, lost
+# leases, and a phase logged twice within one job (one line per phase).
+runner_log_problems() {
+	grep -inE 'error|HTTP [0-9]|409|retry|warning|lease lost|dropp|not acknowledged' "$1"
+	awk '/: job [0-9]+: experiment/ { last = "" }
+	     /: phase [a-z]+:/ { if ($3 == last) print "phase twice: " $0; last = $3 }' "$1"
+}

@@ -140,5 +140,9 @@ check "$(awk -v d="$second" 'BEGIN { print (d <= 2) }')" -eq 1 \
 	"the next symbol moves by $second <= 2 instructions per IO"
 check "$(grep -c '!' <<<"$top")" -eq 0 "runs of one kernel agree on blk_mq_submit_bio (no '!')"
 grep -E "job [0-9]+ done|failed" "$TMP/runner.log" | tail -20
+# One line per job and phase, and nothing an operator must act on (the
+# bad patch's "failed (patch_apply)" is the job's outcome, not an error).
+bad=$(runner_log_problems "$TMP/runner.log")
+[ -z "$bad" ] || fail "lines to act on in the runner log: $bad"
 echo "total $(($(date +%s) - start))s"
 exit 0

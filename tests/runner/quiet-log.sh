@@ -38,9 +38,6 @@ echo "---"
 log=$TMP/runner.log
 check "$(grep -c ': job [0-9]* done: uploaded$' "$log")" -eq 4 "four uploads logged"
 check "$(grep -c ': job [0-9]*: experiment 1 variant' "$log")" -eq 4 "four job starts logged"
-bad=$(grep -inE 'error|fail|HTTP [0-9]|409|retry|warning|lease lost|dropp|not acknowledged' "$log")
-[ -z "$bad" ] || fail "error lines in the runner log: $bad"
-# One line per phase per job: no phase logged twice in a row.
-dups=$(sed -n 's/.*: phase \([a-z]*\):.*/\1/p' "$log" | uniq -d)
-[ -z "$dups" ] || fail "a phase logged twice in a row: $dups"
+bad=$(runner_log_problems "$log"; grep -i fail "$log")
+[ -z "$bad" ] || fail "lines to act on in the runner log: $bad"
 echo "ok"
