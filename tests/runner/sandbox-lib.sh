@@ -10,7 +10,9 @@ R=${PERFLAB_RUNNER:-$top/build/perflab-runner}
 [ -x "$R" ] || { echo "build/perflab-runner not built"; exit 77; }
 [ "$(id -u)" = 0 ] || { echo "needs root (the runner drops to the build user)"; exit 77; }
 command -v bwrap >/dev/null || { echo "bwrap not installed (make deps)"; exit 77; }
-d=$(mktemp -d "$top/build/tmp-sandbox.XXXXXX")
+# Beside the kernel cache: a directory the build user can reach even
+# when the checkout is not (scripts/kcache-dir.sh).
+d=$(mktemp -d "$(dirname "$("$top/scripts/kcache-dir.sh")")/tmp-sandbox.XXXXXX")
 cleanup=:
 trap 'eval "$cleanup"; rm -rf "$d"' EXIT
 chmod 755 "$d"	# the build user must reach the worktree below it

@@ -9,7 +9,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 R=$top/build/perflab-runner
 [ -x "$R" ] || { echo "build/perflab-runner not built"; exit 77; }
 [ -f "$top/build/linux-source-6.1/Makefile" ] || { echo "base tree missing (make deps)"; exit 77; }
-d=$(mktemp -d "$top/build/tmp-try-build-only.XXXXXX")
+# Beside the kernel cache: a directory the build user can reach even
+# when the checkout is not (scripts/kcache-dir.sh).
+d=$(mktemp -d "$(dirname "$("$top/scripts/kcache-dir.sh")")/tmp-try-build-only.XXXXXX")
 # The sandboxed build user must reach the cache (patch(1) runs as it).
 chmod 755 "$d"
 trap 'rm -rf "$d"' EXIT

@@ -6,8 +6,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 R=$top/build/perflab-runner
 [ -x "$R" ] || { echo "build/perflab-runner not built"; exit 77; }
 [ -f "$top/build/linux-source-6.1/Makefile" ] || { echo "base tree missing (make deps)"; exit 77; }
-# Same filesystem as the base tree, so the worktree can be hardlinked.
-d=$(mktemp -d "$top/build/tmp-try-patch.XXXXXX")
+# Beside the kernel cache: a directory the build user can reach even
+# when the checkout is not (scripts/kcache-dir.sh).
+d=$(mktemp -d "$(dirname "$("$top/scripts/kcache-dir.sh")")/tmp-try-patch.XXXXXX")
 trap 'rm -rf "$d"' EXIT
 chmod 755 "$d"	# the build user must reach the worktree
 cat >"$d/bad.patch" <<'P'
