@@ -557,15 +557,17 @@ int kbuild_image(const struct kbuild_req *req, struct kbuild_result *res)
 	}
 	kbuild_patchset_hash(r.patches, r.npatches, ps_hash);
 	kbuild_key(r.base_name, ps_hash, cfg_hash, res->key);
-	if (sandbox_user(&r.uid, &r.gid, &res->msg)) {
-		res->status = KBUILD_INTERNAL;
-		return -1;
-	}
 	set_paths(&r, cfg_hash, res->key, &p);
 	if (!load_cached(&p, res)) {
 		res->cached = 1;
 		return 0;
 	}
+	/* Only a build needs the build user (a kexec host may have none). */
+	if (sandbox_user(&r.uid, &r.gid, &res->msg)) {
+		res->status = KBUILD_INTERNAL;
+		return -1;
+	}
+	set_paths(&r, cfg_hash, res->key, &p);
 	if (make_dirs(&r, &p, &res->msg)) {
 		res->status = KBUILD_INTERNAL;
 		return -1;
