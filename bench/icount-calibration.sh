@@ -12,29 +12,9 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 runs=${1:-5}
-for f in build/perflabd build/perflab build/perflab-runner build/perflab-bench-static; do
-	[ -x "$f" ] || { echo "$f not built (make; make static-bench)"; exit 1; }
-done
-tmp=$(mktemp -d /tmp/icount-cal.XXXXXX)
-dpid=
-rpid=
-cleanup() {
-	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null && wait "$rpid" 2>/dev/null
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-build/perflabd --listen 127.0.0.1:0 --db "$tmp/db" --port-file "$tmp/port" >"$tmp/d.log" 2>&1 &
-dpid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
-url=http://127.0.0.1:$(cat "$tmp/port")
-key=$(build/perflabd key create --db "$tmp/db" --role submit cal)
-rkey=$(build/perflabd key create --db "$tmp/db" --role runner cal-runner)
-mkdir -p "$tmp/w"
-build/perflab-runner --server "$url" --key "$rkey" --backend qemu-icount \
-	--name icount-1 --label qemu-icount --workdir "$tmp/w" --kcache "$(scripts/kcache-dir.sh)" \
-	--claim-wait 2 >"$tmp/r.log" 2>&1 &
-rpid=$!
+. bench/lib/lab.sh
+lab_start icount-cal qemu-icount
+key=$sub
 pl() { build/perflab --server "$url" --key "$key" "$@"; }
 
 t0=$(date +%s)

@@ -18,30 +18,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 backend=${1:-qemu-icount}
 runs=${2:-10}
-for f in build/perflabd build/perflab build/perflab-runner build/perflab-bench-static; do
-	[ -x "$f" ] || { echo "$f not built (make; make static-bench)"; exit 1; }
-done
-tmp=$(mktemp -d /tmp/toggle-gain.XXXXXX)
-dpid=
-rpid=
-cleanup() {
-	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null && wait "$rpid" 2>/dev/null
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-build/perflabd --listen 127.0.0.1:0 --db "$tmp/db" --port-file "$tmp/port" >"$tmp/d.log" 2>&1 &
-dpid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
-url=http://127.0.0.1:$(cat "$tmp/port")
-adm=$(build/perflabd key create --db "$tmp/db" --role admin gain)
-rk=$(build/perflabd key create --db "$tmp/db" --role runner gain-runner)
-kcache=$(scripts/kcache-dir.sh 2>/dev/null || echo build/kcache)
-mkdir -p "$tmp/runner"
-build/perflab-runner --server "$url" --key "$rk" --backend "$backend" \
-	--name "gain-$backend" --label "$backend" --workdir "$tmp/runner" \
-	--kcache "$kcache" --claim-wait 2 >"$tmp/runner.log" 2>&1 &
-rpid=$!
+. bench/lib/lab.sh
+lab_start toggle-gain "$backend"
 
 if [ "$backend" = qemu-icount ]; then
 	bench='{"runtime":2,"warmup":1,"ios":100000}'
