@@ -25,23 +25,6 @@
 			     ", " #b2 ", " #b3 ::: "memory")
 #else
 #define INSN_MARKER_EMIT(b0, b1, b2, b3) do { } while (0)
-/*
- * What the instruction bytes d[0..len) are: 1 the start mark, 2 the end
- * mark, 0 anything else. Used by the plugin at translation time.
- */
-static inline int insn_marker_kind(const unsigned char *d, unsigned long len)
-{
-	unsigned int disp;
-
-	if (len != INSN_MARKER_LEN || d[0] != 0x0f || d[1] != 0x1f ||
-	    d[2] != 0x80)
-		return 0;
-	disp = d[3] | d[4] << 8 | d[5] << 16 | (unsigned int)d[6] << 24;
-	if (disp == INSN_MARKER_START)
-		return 1;
-	return disp == INSN_MARKER_END ? 2 : 0;
-}
-
 #endif
 
 /* The bytes must match INSN_MARKER_START/END above. */
