@@ -154,7 +154,7 @@ static int64_t int_of(json_t *o, const char *k)
 	return json_integer_value(json_object_get(o, k));
 }
 
-static int store_head(sqlite3 *db, int64_t run, json_t *p)
+int exact_profile_store_head(sqlite3 *db, int64_t run, json_t *p)
 {
 	sqlite3_stmt *st = db_prepare(
 		db, "INSERT INTO exact_profiles (run_id, kind, source, ios,"
@@ -180,62 +180,3 @@ static int store_head(sqlite3 *db, int64_t run, json_t *p)
 	return rc;
 }
 
-/* Symbol id of (dso, name), interned; -1 on a database error. */
-static int64_t symbol_id(sqlite3_stmt *ins, sqlite3_stmt *sel, json_t *e)
-{
-	const char *dso = json_string_value(json_object_get(e, "dso"));
-	const char *name = json_string_value(json_object_get(e, "sym"));
-
-	sqlite3_reset(ins);
-	sqlite3_reset(sel);
-	sqlite3_bind_text(ins, 1, dso, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 2, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(sel, 1, dso, -1, SQLITE_STATIC);
-	sqlite3_bind_text(sel, 2, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(ins) != SQLITE_DONE)
-		return -1;
-	if (sqlite3_step(sel) != SQLITE_ROW)
-		return -1;
-	return sqlite3_column_int64(sel, 0);
-}
-
-int exact_profile_store(sqlite3 *db, int64_t run, json_t *p)
-{
-	sqlite3_stmt *ins, *sel, *cnt;
-	json_t *e;
-	size_t i;
-	int rc = -1;
-
-	if (store_head(db, run, p))
-		return -1;
-	ins = db_prepare(db, "INSERT OR IGNORE INTO symbols (dso, name)"
-			     " VALUES (?,?)");
-	sel = db_prepare(db,
-			 "SELECT id FROM symbols WHERE dso = ? AND name = ?");
-	cnt = db_prepare(
-		db,
-		"INSERT INTO exact_profile_symbols (run_id,"
-		" symbol_id, insns) VALUES (?,?,?)"
-		" ON CONFLICT DO UPDATE SET insns = insns + excluded.insns");
-	if (!ins || !sel || !cnt)
-		goto out;
-	json_array_foreach(json_object_get(p, "symbols"), i, e)
-	{
-		int64_t id = symbol_id(ins, sel, e);
-
-		if (id < 0)
-			goto out;
-		sqlite3_reset(cnt);
-		sqlite3_bind_int64(cnt, 1, run);
-		sqlite3_bind_int64(cnt, 2, id);
-		sqlite3_bind_int64(cnt, 3, int_of(e, "insns"));
-		if (sqlite3_step(cnt) != SQLITE_DONE)
-			goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(ins);
-	sqlite3_finalize(sel);
-	sqlite3_finalize(cnt);
-	return rc;
-}

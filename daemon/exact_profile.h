@@ -29,7 +29,10 @@
 /* 0, or -1 with the reason in @err (names the offending field). */
 int exact_profile_validate(json_t *p, char *err, size_t errlen);
 
-/* Store a validated profile of run @run; 0 or -1 (database error). */
-int exact_profile_store(sqlite3 *db, int64_t run, json_t *p);
+/*
+ * Store the totals of a validated profile of run @run (ingest stores its
+ * symbols with the sampled profiles' counts); 0 or -1 (database error).
+ */
+int exact_profile_store_head(sqlite3 *db, int64_t run, json_t *p);
 
 #endif

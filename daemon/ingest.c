@@ -363,36 +363,68 @@ static int64_t intern(sqlite3_stmt *ins, sqlite3_stmt *sel, const char *a,
 	return id;
 }
 
-static int store_counts(sqlite3 *db, int64_t run, json_t *a, bool symbols)
+/*
+ * A per-run count table: names interned by @ins/@sel (one or two JSON
+ * keys), counts (JSON key @count) added up per id by @add.
+ */
+struct count_table {
+	const char *ins, *sel, *add;
+	const char *key1, *key2, *count;
+};
+
+static const struct count_table profile_symbols = {
+	"INSERT OR IGNORE INTO symbols (dso, name) VALUES (?,?)",
+	"SELECT id FROM symbols WHERE dso = ? AND name = ?",
+	"INSERT INTO profile_symbols (run_id, symbol_id, samples) VALUES (?,?,?)"
+	" ON CONFLICT DO UPDATE SET samples = samples + excluded.samples",
+	"dso", "sym", "samples",
+};
+
+static const struct count_table profile_stacks = {
+	"INSERT OR IGNORE INTO stacks (folded) VALUES (?)",
+	"SELECT id FROM stacks WHERE folded = ?",
+	"INSERT INTO profile_stacks (run_id, stack_id, samples) VALUES (?,?,?)"
+	" ON CONFLICT DO UPDATE SET samples = samples + excluded.samples",
+	"stack", NULL, "samples",
+};
+
+static const struct count_table exact_symbols = {
+	"INSERT OR IGNORE INTO symbols (dso, name) VALUES (?,?)",
+	"SELECT id FROM symbols WHERE dso = ? AND name = ?",
+	"INSERT INTO exact_profile_symbols (run_id, symbol_id, insns)"
+	" VALUES (?,?,?)"
+	" ON CONFLICT DO UPDATE SET insns = insns + excluded.insns",
+	"dso", "sym", "insns",
+};
+
+static const char *str_of(json_t *e, const char *k)
+{
+	return k ? json_string_value(json_object_get(e, k)) : NULL;
+}
+
+static int store_counts(sqlite3 *db, int64_t run, json_t *a,
+			const struct count_table *t)
 {
 	sqlite3_stmt *ins, *sel, *cnt;
 	json_t *e;
 	size_t i;
 	int rc = -1;
 
-	ins = db_prepare(db, symbols ? "INSERT OR IGNORE INTO symbols (dso, name) VALUES (?,?)"
-			 : "INSERT OR IGNORE INTO stacks (folded) VALUES (?)");
-	sel = db_prepare(db, symbols ? "SELECT id FROM symbols WHERE dso = ? AND name = ?"
-			 : "SELECT id FROM stacks WHERE folded = ?");
-	cnt = db_prepare(db, symbols ?
-			 "INSERT INTO profile_symbols (run_id, symbol_id, samples) VALUES (?,?,?)"
-			 " ON CONFLICT DO UPDATE SET samples = samples + excluded.samples" :
-			 "INSERT INTO profile_stacks (run_id, stack_id, samples) VALUES (?,?,?)"
-			 " ON CONFLICT DO UPDATE SET samples = samples + excluded.samples");
+	ins = db_prepare(db, t->ins);
+	sel = db_prepare(db, t->sel);
+	cnt = db_prepare(db, t->add);
 	if (!ins || !sel || !cnt)
 		goto out;
 	json_array_foreach(a, i, e) {
-		int64_t id = symbols ?
-			intern(ins, sel, json_string_value(json_object_get(e, "dso")),
-			       json_string_value(json_object_get(e, "sym"))) :
-			intern(ins, sel, json_string_value(json_object_get(e, "stack")), NULL);
+		int64_t id = intern(ins, sel, str_of(e, t->key1),
+				    str_of(e, t->key2));
 
 		if (id < 0)
 			goto out;
 		sqlite3_reset(cnt);
 		sqlite3_bind_int64(cnt, 1, run);
 		sqlite3_bind_int64(cnt, 2, id);
-		sqlite3_bind_int64(cnt, 3, json_integer_value(json_object_get(e, "samples")));
+		sqlite3_bind_int64(cnt, 3, json_integer_value(json_object_get(e, t->count)));
 		if (sqlite3_step(cnt) != SQLITE_DONE)
 			goto out;
 	}
@@ -421,9 +453,9 @@ static int store_profile(sqlite3 *db, int64_t run, json_t *p)
 	sqlite3_finalize(st);
 	if (rc)
 		return -1;
-	if (store_counts(db, run, json_object_get(p, "symbols"), true))
+	if (store_counts(db, run, json_object_get(p, "symbols"), &profile_symbols))
 		return -1;
-	return store_counts(db, run, json_object_get(p, "stacks"), false);
+	return store_counts(db, run, json_object_get(p, "stacks"), &profile_stacks);
 }
 
 static int finish_job(sqlite3 *db, const struct run_ctx *r)
@@ -494,7 +526,7 @@ static int store_boot(sqlite3 *db, int64_t run, json_t *boot)
 
 static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_id)
 {
-	json_t *bench = json_object_get(body, "bench");
+	json_t *bench = json_object_get(body, "bench"), *x;
 	json_t *build = json_object_get(body, "build");
 
 	r->build = 0;
@@ -513,9 +545,10 @@ static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_
 	if (json_object_get(bench, "profile") &&
 	    store_profile(db, *run_id, json_object_get(bench, "profile")))
 		return -1;
-	if (json_object_get(bench, "exact_profile") &&
-	    exact_profile_store(db, *run_id,
-				json_object_get(bench, "exact_profile")))
+	x = json_object_get(bench, "exact_profile");
+	if (x && (exact_profile_store_head(db, *run_id, x) ||
+		  store_counts(db, *run_id, json_object_get(x, "symbols"),
+			       &exact_symbols)))
 		return -1;
 	return finish_job(db, r);
 }
