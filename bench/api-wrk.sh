@@ -6,7 +6,7 @@
 # checking that no job is handed out twice. Goal: >= 20K req/s, p99 < 5 ms.
 # Prints figures; never fails on performance.
 #
-# Usage: bench/api-wrk.sh [SECONDS] [CONNECTIONS]
+# Usage: bench/api-wrk.sh [SECONDS] [CONNECTIONS]   (STORM_ONLY=1: the storm alone)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-10}
@@ -23,7 +23,8 @@ db=$tmp/perflab.db
 SUB=$("$PERFLABD" key create --db "$db" --role submit bench)
 RUN=$("$PERFLABD" key create --db "$db" --role runner bench-runner)
 ADM=$("$PERFLABD" key create --db "$db" --role admin bench-admin)
-"$PERFLABD" --listen 127.0.0.1:0 --db "$db" --port-file "$tmp/port" 2>"$tmp/log" &
+"$PERFLABD" --listen 127.0.0.1:0 --db "$db" --port-file "$tmp/port" \
+	--max-queued-runs 0 2>"$tmp/log" &
 pid=$!
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 base=http://127.0.0.1:$(cat "$tmp/port")
@@ -53,6 +54,7 @@ run_wrk() { # run_wrk NAME PATH [CONNECTIONS]
 	errs=$(grep -E 'Non-2xx|Socket errors' "$tmp/wrk" | tr '\n' ' ' || true)
 	printf '%-36s %10s req/s   p50 %-9s p99 %-9s %s\n' "$1" "$rps" "$p50" "$p99" "${errs:-0 errors}"
 }
+if [ -z "${STORM_ONLY:-}" ]; then
 echo "wrk: $conns connections, $secs s, 2 threads ($(nproc) cores shared by wrk and perflabd)"
 run_wrk "GET /healthz" /healthz
 run_wrk "GET /api/v1/experiments/$id" "/api/v1/experiments/$id"
@@ -62,6 +64,7 @@ run_wrk "GET /api/v1/experiments (list)" "/api/v1/experiments"
 # fewer connections shows the latency of a request that does not queue.
 run_wrk "GET /api/v1/experiments/$id (20 conns)" "/api/v1/experiments/$id" 20
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared)"
+fi
 
 echo "claim/heartbeat storm: 200 simulated hosts"
 python3 "$top/bench/api-storm.py" "$base" "$ADM" "$SUB" 200 "$db"
