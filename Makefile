@@ -39,7 +39,7 @@ srcs_of = $(sort $(wildcard $(1)/*.c))
 objs_of = $(patsubst %.c,$(B)/obj/%.o,$(call srcs_of,$(1)))
 
 COMMON_OBJS := $(call objs_of,common)
-DAEMON_OBJS := $(filter-out $(B)/obj/daemon/perflabd.o,$(call objs_of,daemon))
+DAEMON_OBJS := $(foreach l,http lab analysis store,$(call objs_of,daemon/$(l)))
 RUNNER_OBJS := $(filter-out $(B)/obj/runners/runner/perflab-runner.o,$(call objs_of,runners/runner))
 CLI_OBJS    := $(filter-out $(B)/obj/cli/perflab.o,$(call objs_of,cli))
 BENCH_SRCS  := $(call srcs_of,runners/bench)

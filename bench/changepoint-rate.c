@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "daemon/changepoint.h"
-#include "daemon/stats.h"
+#include "daemon/analysis/changepoint.h"
+#include "daemon/analysis/stats.h"
 
 #define MAXCP 256
 

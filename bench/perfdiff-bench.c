@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "daemon/perfdiff.h"
+#include "daemon/analysis/perfdiff.h"
 
 static double clock_ms(clockid_t id)
 {

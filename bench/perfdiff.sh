@@ -11,7 +11,7 @@ cd "$top"
 out=build/bench
 mkdir -p "$out"
 ${CC:-cc} -std=gnu11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Icommon \
-	-o "$out/perfdiff-bench" bench/perfdiff-bench.c daemon/perfdiff.c -lm
+	-o "$out/perfdiff-bench" bench/perfdiff-bench.c daemon/analysis/perfdiff.c -lm
 "$out/perfdiff-bench" 50000 1 21
 "$out/perfdiff-bench" 50000 5 11
 

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "daemon/planner.h"
-#include "daemon/stats.h"
-#include "daemon/verdict.h"
+#include "daemon/lab/planner.h"
+#include "daemon/analysis/stats.h"
+#include "daemon/analysis/verdict.h"
 
 #define MAXN 128
 

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/auth.h"
-#include "daemon/db.h"
-#include "daemon/server.h"
+#include "daemon/http/auth.h"
+#include "daemon/store/db.h"
+#include "daemon/http/server.h"
 
 static void usage(FILE *f)
 {

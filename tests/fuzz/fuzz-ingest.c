@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <jansson.h>
 
-#include "daemon/ingest.h"
+#include "daemon/lab/ingest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

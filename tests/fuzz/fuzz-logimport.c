@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "daemon/logimport.h"
+#include "daemon/analysis/logimport.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

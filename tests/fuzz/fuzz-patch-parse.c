@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/patch_paths.h"
-#include "daemon/patch_parse.h"
+#include "daemon/analysis/patch_parse.h"
 
 static void runner_side(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/routes.h"
+#include "daemon/http/routes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

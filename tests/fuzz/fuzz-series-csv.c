@@ -10,7 +10,7 @@
 #include <string.h>
 #include <jansson.h>
 
-#include "daemon/series_import.h"
+#include "daemon/analysis/series_import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

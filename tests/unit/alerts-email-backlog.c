@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "daemon/alerts.h"
-#include "daemon/db.h"
+#include "daemon/lab/alerts.h"
+#include "daemon/store/db.h"
 #include "unit/check.h"
 #include "unit/analysis-fixture.h"
 

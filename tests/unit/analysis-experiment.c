@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/analysis.h"
-#include "daemon/db.h"
-#include "daemon/stats.h"
+#include "daemon/lab/analysis.h"
+#include "daemon/store/db.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 #include "unit/analysis-fixture.h"
 

@@ -14,8 +14,8 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "daemon/db.h"
-#include "daemon/stats.h"
+#include "daemon/store/db.h"
+#include "daemon/analysis/stats.h"
 static struct stats_rng rng;
 static int lease_no;
 

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/changepoint.h"
-#include "daemon/stats.h"
+#include "daemon/analysis/changepoint.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 
 static void noise(double *x, size_t n, double mean, double sd, uint64_t seed)

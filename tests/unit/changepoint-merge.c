@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/changepoint.h"
-#include "daemon/stats.h"
+#include "daemon/analysis/changepoint.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 
 /* Energy statistic of y[0..t) against y[t..k), from the definition. */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/auth.h"
-#include "daemon/db.h"
+#include "daemon/http/auth.h"
+#include "daemon/store/db.h"
 #include "unit/check.h"
 
 int main(void)

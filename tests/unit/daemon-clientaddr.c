@@ -10,7 +10,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "daemon/clientaddr.h"
+#include "daemon/http/clientaddr.h"
 #include "unit/check.h"
 
 static struct sockaddr_in v4(const char *a)

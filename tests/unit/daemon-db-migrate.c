@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/db.h"
-#include "daemon/migrations.h"
+#include "daemon/store/db.h"
+#include "daemon/store/migrations.h"
 #include "unit/check.h"
 
 static int has_table(sqlite3 *db, const char *name)

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/db.h"
-#include "daemon/jobs.h"
-#include "daemon/planner.h"
+#include "daemon/store/db.h"
+#include "daemon/lab/jobs.h"
+#include "daemon/lab/planner.h"
 #include "unit/check.h"
 
 static const char *job_state(sqlite3 *db, int64_t job, char *buf, size_t n)

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/db.h"
-#include "daemon/planner.h"
+#include "daemon/store/db.h"
+#include "daemon/lab/planner.h"
 #include "unit/check.h"
 
 static void letters(int nv, int first, int rounds, char *out)

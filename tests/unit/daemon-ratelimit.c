@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/ratelimit.h"
+#include "daemon/http/ratelimit.h"
 #include "unit/check.h"
 
 static void burst_and_refill(void)

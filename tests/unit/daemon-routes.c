@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/routes.h"
+#include "daemon/http/routes.h"
 #include "unit/check.h"
 
 static enum route_match_result find(const char *m, const char *path,

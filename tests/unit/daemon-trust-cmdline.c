@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "daemon/trust.h"
+#include "daemon/lab/trust.h"
 #include "unit/check.h"
 
 static int allowed(const char *cmdline)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/flamegraph.h"
+#include "daemon/analysis/flamegraph.h"
 
 static int count(const char *s, const char *needle)
 {

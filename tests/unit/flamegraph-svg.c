@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/flamegraph.h"
+#include "daemon/analysis/flamegraph.h"
 
 #include "unit/check.h"
 

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/api_compare.h"
-#include "daemon/logimport.h"
+#include "daemon/http/api_compare.h"
+#include "daemon/analysis/logimport.h"
 #include "unit/check.h"
 
 static int parse(const char *s, int warmup, struct li_log *l, char *err)

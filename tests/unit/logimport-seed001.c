@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/api_compare.h"
-#include "daemon/logimport.h"
+#include "daemon/http/api_compare.h"
+#include "daemon/analysis/logimport.h"
 #include "unit/check.h"
 
 /* Mean of the IOPS= values, parsed here with sscanf (independently). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: toggle-experiment verdicts (daemon/paired.c) against values
+ * Description: toggle-experiment verdicts (daemon/analysis/paired.c) against values
  * known without the code: the two-sided t p-value at Student-t table
  * quantiles (df 1, 4, 9: 0.05, 0.05, 0.01) and at t statistics whose p was
  * integrated numerically from the t density (Python, independent of the
@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/paired.h"
-#include "daemon/stats.h"
-#include "daemon/verdict.h"
+#include "daemon/analysis/paired.h"
+#include "daemon/analysis/stats.h"
+#include "daemon/analysis/verdict.h"
 #include "unit/check.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))

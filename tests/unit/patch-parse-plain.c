@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/patch_parse.h"
+#include "daemon/analysis/patch_parse.h"
 #include "unit/check.h"
 
 #define FX "tests/fixtures/patches/"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "common/patch_paths.h"
-#include "daemon/patch_parse.h"
+#include "daemon/analysis/patch_parse.h"
 #include "unit/check.h"
 
 #define HUNK "@@ -1 +1 @@\n-a\n+b\n"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/patch_parse.h"
+#include "daemon/analysis/patch_parse.h"
 #include "unit/check.h"
 
 static int patch_ok(const char *path)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/perfdiff.h"
+#include "daemon/analysis/perfdiff.h"
 #include "unit/check.h"
 
 #define NSYM 60

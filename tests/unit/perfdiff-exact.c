@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/perfdiff_exact.h"
+#include "daemon/analysis/perfdiff_exact.h"
 #include "unit/check.h"
 
 #define K "[kernel.kallsyms]"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/perfdiff.h"
+#include "daemon/analysis/perfdiff.h"
 
 #include "unit/check.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "unit/perfdiff-fixture.h"
-#include "daemon/api_perfdiff.h"
+#include "daemon/http/api_perfdiff.h"
 
 int main(void)
 {

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/perfdiff_noise.h"
-#include "daemon/stats.h"
+#include "daemon/analysis/perfdiff_noise.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 
 /* Published to 3 decimals (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2). */

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/planner.h"
+#include "daemon/lab/planner.h"
 #include "unit/check.h"
 
 static const struct {

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "daemon/api_series.h"
-#include "daemon/db.h"
-#include "daemon/stats.h"
+#include "daemon/http/api_series.h"
+#include "daemon/store/db.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 #include "unit/analysis-fixture.h"
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon/stats.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 
 static int cmp(const void *a, const void *b)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon/stats.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 
 /*

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon/stats.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 
 /* D of the split given by mask over values 1..n (no ties): plain ECDFs. */

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/stats.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 
 int main(void)

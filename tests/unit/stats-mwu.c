@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon/stats.h"
+#include "daemon/analysis/stats.h"
 #include "unit/check.h"
 
 /* Critical U (largest U still significant) from the standard tables. */

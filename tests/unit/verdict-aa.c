@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/stats.h"
-#include "daemon/verdict.h"
+#include "daemon/analysis/stats.h"
+#include "daemon/analysis/verdict.h"
 
 static int run_more(int host, int exps, double sd_pct, double host_sd,
 		    uint64_t seed, int more, int *kinds);

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/stats.h"
-#include "daemon/verdict.h"
+#include "daemon/analysis/stats.h"
+#include "daemon/analysis/verdict.h"
 #include "unit/check.h"
 
 static void constants(void)

@@ -7,8 +7,8 @@
  */
 #include <stdio.h>
 
-#include "daemon/stats.h"
-#include "daemon/verdict.h"
+#include "daemon/analysis/stats.h"
+#include "daemon/analysis/verdict.h"
 
 static int detected(enum verdict_metric m, double shift_pct, int exps,
 		    enum verdict_kind want, uint64_t seed)

@@ -1,5 +1,5 @@
 // Exact perf diff (issue 16): instructions per IO per symbol counted by
-// the QEMU TCG plugin (daemon/perfdiff_exact.c). No noise column: runs of
+// the QEMU TCG plugin (daemon/analysis/perfdiff_exact.c). No noise column: runs of
 // one kernel should agree, and a symbol whose runs disagree is marked.
 import { h, fmt, num, arr } from '../util.js';
 

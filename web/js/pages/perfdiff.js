@@ -8,7 +8,7 @@ import { isExact, exactSummary, exactTable } from './exactdiff.js';
 
 const PAGE = 200;	// rows drawn before "Show all" (layout of thousands of rows is slow)
 
-// Normalise the API answer (see daemon/perfdiff.c perfdiff_json).
+// Normalise the API answer (see daemon/analysis/perfdiff.c perfdiff_json).
 export function perfDiffRows(res, variant) {
 	const sides = arr(res && res.sides).map((s) => ({ name: String(s.variant ?? s.name ?? ''), baseline: !!s.baseline, runs: num(s.runs), total: num(s.total), lost: num(s.lost) }));
 	const rows = arr(res, 'rows', 'symbols').map((r) => {

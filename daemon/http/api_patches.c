@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * POST /api/v1/patches, GET /api/v1/patches/{id}.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/http/api.h"
+#include "daemon/http/api_trust.h"
+#include "daemon/store/db.h"
+#include "daemon/analysis/patch_parse.h"
+#include "daemon/lab/planner.h"
+
+#define MAX_SERIES 100
+
+/* Paths must stay inside the tree. */
+static int path_ok(const char *p)
+{
+	if (!p || !strcmp(p, "/dev/null"))
+		return 1;
+	if (p[0] == '/' || !strncmp(p, "../", 3) || strstr(p, "/../") ||
+	    !strcmp(p, "..") || (strlen(p) >= 3 && !strcmp(p + strlen(p) - 3, "/..")))
+		return 0;
+	return 1;
+}
+
+static int64_t store_patch(sqlite3 *db, const struct patch *p, int64_t key_id)
+{
+	sqlite3_stmt *st;
+	int64_t id;
+	int i, rc;
+
+	id = 0;
+	st = db_prepare(db, "SELECT id FROM patches WHERE sha256 = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, p->sha256, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (id)
+		return id;
+	st = db_prepare(db, "INSERT INTO patches (sha256, subject, author, message_id,"
+			" date, raw, submitter_key_id, created_at) VALUES (?,?,?,?,?,?,?,?)");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, p->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, p->subject ? p->subject : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, p->author ? p->author : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, p->message_id ? p->message_id : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, p->date ? p->date : "", -1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 6, p->raw, (int)p->raw_len, SQLITE_STATIC);
+	if (key_id > 0)
+		sqlite3_bind_int64(st, 7, key_id);
+	sqlite3_bind_int64(st, 8, (int64_t)time(NULL));
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return -1;
+	id = sqlite3_last_insert_rowid(db);
+	st = db_prepare(db, "INSERT INTO patch_files (patch_id, idx, old_path, new_path,"
+			" hunks, added, removed, binary) VALUES (?,?,?,?,?,?,?,?)");
+	if (!st)
+		return -1;
+	for (i = 0; i < p->nfiles; i++) {
+		const struct patch_file *f = &p->files[i];
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, i);
+		sqlite3_bind_text(st, 3, f->old_path, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, f->new_path, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 5, f->hunks);
+		sqlite3_bind_int(st, 6, f->added);
+		sqlite3_bind_int(st, 7, f->removed);
+		sqlite3_bind_int(st, 8, f->binary);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			id = -1;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	return id;
+}
+
+int api_store_patch_text(sqlite3 *db, const char *text, size_t len,
+			 int64_t key_id, int64_t *ids, int cap,
+			 char *first_subject, size_t subjlen,
+			 char *err, size_t errlen)
+{
+	struct patch_series s = { 0 };
+	int i, j, n = -1;
+
+	if (patch_parse(text, len, &s, err, errlen))
+		return -1;
+	if (s.n > cap) {
+		snprintf(err, errlen, "too many patches (%d, at most %d)", s.n, cap);
+		goto out;
+	}
+	for (i = 0; i < s.n; i++) {
+		for (j = 0; j < s.patches[i].nfiles; j++) {
+			const struct patch_file *f = &s.patches[i].files[j];
+
+			if (f->binary) {
+				snprintf(err, errlen, "binary patches are not accepted (%s)",
+					 f->new_path ? f->new_path : "?");
+				goto out;
+			}
+			if (!path_ok(f->old_path) || !path_ok(f->new_path)) {
+				snprintf(err, errlen, "patch touches a path outside the tree: %s",
+					 path_ok(f->old_path) ? f->new_path : f->old_path);
+				goto out;
+			}
+		}
+	}
+	if (first_subject && subjlen)
+		snprintf(first_subject, subjlen, "%s", s.n ? s.patches[0].subject : "");
+	for (i = 0; i < s.n; i++) {
+		ids[i] = store_patch(db, &s.patches[i], key_id);
+		if (ids[i] < 0) {
+			snprintf(err, errlen, "cannot store patch: %s", sqlite3_errmsg(db));
+			goto out;
+		}
+	}
+	n = s.n;
+out:
+	patch_series_free(&s);
+	return n;
+}
+
+static int query_int(struct http_req *req, struct http_resp *resp, const char *k,
+		     int def, int min, int max, int *out)
+{
+	const char *v = http_query(req, k);
+	char *end;
+	long n;
+
+	*out = def;
+	if (!v)
+		return 0;
+	n = strtol(v, &end, 10);
+	if (!*v || *end || n < min || n > max) {
+		http_error(resp, 400, "query '%s' must be an integer in [%d, %d]", k, min, max);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
+static int query_str(struct http_req *req, struct http_resp *resp, const char *k,
+		     size_t max, const char **out)
+{
+	const char *v = http_query(req, k);
+
+	*out = NULL;
+	if (!v || !*v)
+		return 0;
+	if (strlen(v) > max || (!strcmp(k, "title") ? 0 : !api_valid_name(v))) {
+		http_error(resp, 400, "query '%s' is invalid (at most %zu characters%s)",
+			   k, max, strcmp(k, "title") ? " of [A-Za-z0-9._+-]" : "");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int api_patches_post(struct http_req *req, struct http_resp *resp)
+{
+	const char *base, *label, *backend, *title, *config;
+	char err[512], subject[512], titlebuf[640];
+	struct variant_spec v[2] = { 0 };
+	struct experiment_spec spec = { 0 };
+	int64_t ids[MAX_SERIES], base_id, exp;
+	json_t *bench, *o, *pl;
+	int runs, max_runs, n, i;
+	char *bench_s = NULL;
+
+	if (query_int(req, resp, "runs", 5, 1, 100, &runs) ||
+	    query_int(req, resp, "max_runs", 0, 0, 500, &max_runs) ||
+	    query_str(req, resp, "base", 64, &base) ||
+	    query_str(req, resp, "label", 64, &label) ||
+	    query_str(req, resp, "backend", 32, &backend) ||
+	    query_str(req, resp, "config", 64, &config) ||
+	    query_str(req, resp, "title", 200, &title))
+		return 0;
+	if (req->body_len == 0)
+		return http_error(resp, 400, "empty body: send the patch (mbox or diff) as the body");
+	{
+		sqlite3_stmt *st = db_prepare(req->db, "SELECT id FROM bases WHERE name = ?");
+
+		if (!st)
+			return -1;
+		sqlite3_bind_text(st, 1, base ? base : "linux-6.1", -1, SQLITE_STATIC);
+		base_id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+		sqlite3_finalize(st);
+	}
+	if (!base_id)
+		return http_error(resp, 422, "unknown base '%s' (see GET /api/v1/bases)",
+				  base ? base : "linux-6.1");
+	bench = api_bench_params(NULL, err, sizeof(err));
+	if (!bench)
+		return -1;
+	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(bench);
+	if (!bench_s)
+		return -1;
+	if (db_begin(req->db)) {
+		free(bench_s);
+		return http_error(resp, 503, "database busy");
+	}
+	if (api_trust_request(req, resp, backend, 2 * runs)) {
+		db_rollback(req->db);
+		free(bench_s);
+		return 0;
+	}
+	n = api_store_patch_text(req->db, req->body, req->body_len, req->auth.key_id,
+				 ids, MAX_SERIES, subject, sizeof(subject), err, sizeof(err));
+	if (n < 0) {
+		db_rollback(req->db);
+		free(bench_s);
+		return http_error(resp, 400, "not a usable patch: %s", err);
+	}
+	if (!title) {
+		if (n > 1)
+			snprintf(titlebuf, sizeof(titlebuf), "%.200s (+%d more)", subject, n - 1);
+		else
+			snprintf(titlebuf, sizeof(titlebuf), "%.200s", subject);
+		title = titlebuf;
+	}
+	v[0] = (struct variant_spec){ .name = "base", .is_control = true };
+	v[1] = (struct variant_spec){ .name = "patched", .patch_ids = ids, .npatches = n };
+	spec = (struct experiment_spec){
+		.title = title, .kind = "patch", .label = label, .backend = backend,
+		.config = config, .base_id = base_id, .bench_json = bench_s,
+		.runs = runs, .max_runs = max_runs ? max_runs : runs * 2,
+		.submitter_key_id = req->auth.key_id, .variants = v, .nvariants = 2,
+	};
+	exp = planner_create(req->db, &spec, err, sizeof(err));
+	free(bench_s);
+	if (exp < 0 || db_commit(req->db)) {
+		db_rollback(req->db);
+		return -1;
+	}
+	api_experiment_queued(req, resp, exp);
+	pl = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(pl, json_pack("{s:I}", "id", (json_int_t)ids[i]));
+	o = json_pack("{s:I,s:o,s:i}", "id", (json_int_t)exp, "patches", pl,
+		      "jobs", 2 * runs);
+	if (!o)
+		return -1;
+	json_object_set_new(o, "url", json_string(resp->location));
+	snprintf(err, sizeof(err), "/#/experiments/%lld", (long long)exp);
+	json_object_set_new(o, "web_url", json_string(err));
+	return http_json(resp, 201, o);
+}
+
+int api_patch_get(struct http_req *req, struct http_resp *resp)
+{
+	int64_t id = http_param_id(req, "id");
+	const char *fmt = http_query(req, "format");
+	sqlite3_stmt *st;
+	json_t *o, *files;
+	int rc;
+
+	if (id < 0)
+		return http_error(resp, 404, "no such patch");
+	st = db_prepare(req->db, "SELECT sha256, subject, author, message_id, date,"
+			" raw, created_at FROM patches WHERE id = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return http_error(resp, 404, "no such patch");
+	}
+	if (fmt && !strcmp(fmt, "raw")) {
+		rc = http_text(resp, 200, "text/plain; charset=utf-8",
+			       sqlite3_column_blob(st, 5), sqlite3_column_bytes(st, 5));
+		sqlite3_finalize(st);
+		return rc;
+	}
+	o = json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:I}", "id", (json_int_t)id,
+		      "sha256", json_col(st, 0), "subject", json_col(st, 1),
+		      "author", json_col(st, 2), "message_id", json_col(st, 3),
+		      "date", json_col(st, 4), "raw", json_col(st, 5),
+		      "created_at", (json_int_t)sqlite3_column_int64(st, 6));
+	sqlite3_finalize(st);
+	if (!o)
+		return -1;
+	files = json_array();
+	st = db_prepare(req->db, "SELECT old_path, new_path, hunks, added, removed"
+			" FROM patch_files WHERE patch_id = ? ORDER BY idx");
+	if (st) {
+		sqlite3_bind_int64(st, 1, id);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			json_array_append_new(files, json_pack("{s:o,s:o,s:i,s:i,s:i}",
+				"old_path", json_col(st, 0), "new_path", json_col(st, 1),
+				"hunks", sqlite3_column_int(st, 2),
+				"added", sqlite3_column_int(st, 3),
+				"removed", sqlite3_column_int(st, 4)));
+		sqlite3_finalize(st);
+	}
+	json_object_set_new(o, "files", files);
+	return http_json(resp, 200, o);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The admins' allowlists (docs/security.md, docs/api.md "Trust"): kernel
+ * command-line patterns, toggle experiments' runtime settings and named
+ * setup scripts. Reads for submit and
+ * admin keys (a submitter needs to know what is allowed), changes for
+ * admin keys only.
+ */
+#ifndef PERFLAB_API_TRUST_H
+#define PERFLAB_API_TRUST_H
+
+#include "daemon/http/http.h"
+#include "daemon/lab/trust.h"
+
+int api_allowlist_list(struct http_req *req, struct http_resp *resp);
+int api_allowlist_post(struct http_req *req, struct http_resp *resp);
+int api_allowlist_delete(struct http_req *req, struct http_resp *resp);
+/* Runtime settings of toggle experiments (toggle.h), same shape. */
+int api_settings_allowlist_list(struct http_req *req, struct http_resp *resp);
+int api_settings_allowlist_post(struct http_req *req, struct http_resp *resp);
+int api_settings_allowlist_delete(struct http_req *req,
+				  struct http_resp *resp);
+int api_scripts_list(struct http_req *req, struct http_resp *resp);
+int api_script_get(struct http_req *req, struct http_resp *resp);
+int api_script_put(struct http_req *req, struct http_resp *resp);
+int api_script_delete(struct http_req *req, struct http_resp *resp);
+
+/* The request's key as trust.h wants it. */
+void api_trust_who(const struct http_req *req, struct trust_who *who);
+/*
+ * The checks every experiment-making request shares: @backend (may be
+ * NULL) is known, and @runs more jobs fit the request cap and the key's
+ * quota. 0, or -1 after sending the error (or on a database error with
+ * nothing sent).
+ */
+int api_trust_request(struct http_req *req, struct http_resp *resp,
+		      const char *backend, int runs);
+
+#endif

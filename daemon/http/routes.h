@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Route table: METHOD + path pattern -> handler. See routes.c.
+ */
+#ifndef PERFLAB_ROUTES_H
+#define PERFLAB_ROUTES_H
+
+#include <stddef.h>
+#include "daemon/http/http.h"
+
+/* Route flags. */
+#define ROUTE_QUERY_KEY 0x1	/* also accept ?key=KEY (EventSource can't set headers) */
+
+struct route {
+	const char *method;
+	const char *pattern;	/* "/api/v1/experiments/{id}/perf-diff" */
+	unsigned auth;		/* AUTH_* mask of accepted roles */
+	http_handler fn;
+	size_t max_body;	/* 0: ROUTE_DEFAULT_BODY */
+	unsigned flags;
+};
+
+#define ROUTE_DEFAULT_BODY (1u << 20)
+
+extern const struct route perflab_routes[];
+extern const size_t perflab_routes_count;
+
+enum route_match_result { ROUTE_FOUND, ROUTE_NOT_FOUND, ROUTE_BAD_METHOD };
+
+/*
+ * Find the route for @method @path; fills req->params (pointing into
+ * @scratch, a copy of the path of at least strlen(path)+1 bytes).
+ * ROUTE_BAD_METHOD when the path matches only with other methods; then
+ * @allow gets e.g. "GET, POST".
+ */
+enum route_match_result route_find(const char *method, const char *path,
+				   char *scratch, struct http_req *req,
+				   const struct route **out,
+				   char *allow, size_t allowlen);
+
+#endif

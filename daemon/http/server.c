@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libmicrohttpd glue: per-request state, body limits, authentication,
+ * dispatch through the route table, static files, metrics; the lease
+ * reaper thread.
+ *
+ * Threading: MHD runs one thread per connection, so a handler may block
+ * (claim long-poll, SSE stream) without stalling other clients. Each
+ * request borrows a SQLite connection from a pool (WAL mode).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <microhttpd.h>
+
+#include "daemon/lab/alerts.h"
+#include "daemon/http/api_series.h"
+#include "daemon/lab/jobs.h"
+#include "daemon/http/routes.h"
+#include "daemon/http/server.h"
+#include "daemon/lab/trust.h"
+
+struct req_state {
+	struct timespec start;
+	const struct route *route;
+	int route_idx;
+	char *body;
+	size_t len, cap, max;
+	bool too_big;
+	bool replied;
+	int status;
+	int retry_after;	/* 429: Retry-After seconds */
+	struct http_req req;
+	char *scratch;
+};
+
+void server_config_defaults(struct server_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->listen = "127.0.0.1:8080";
+	cfg->db_path = "perflab.db";
+	cfg->lease_seconds = 60;
+	cfg->max_attempts = 3;
+	cfg->auth_ttl = 60;
+	cfg->conn_limit = 4000;
+	cfg->max_queued_runs = TRUST_DEFAULT_QUEUED_RUNS;
+}
+
+static uint64_t elapsed_us(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)(t.tv_sec - t0->tv_sec) * 1000000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000;
+}
+
+/*
+ * On every response (API, static files, errors): the UI loads only its own
+ * scripts (no inline script, no eval), styles from itself plus inline ones
+ * (the flame graph SVG carries a <style>), may not be framed (clickjacking)
+ * and answers are never content-sniffed into HTML.
+ */
+static void security_headers(struct MHD_Response *r)
+{
+	MHD_add_response_header(r, "Content-Security-Policy",
+		"default-src 'none'; script-src 'self'; style-src 'self'"
+		" 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self';"
+		" font-src 'self'; base-uri 'none'; form-action 'self';"
+		" frame-ancestors 'none'");
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Referrer-Policy", "same-origin");
+}
+
+static enum MHD_Result queue(struct MHD_Connection *c, struct req_state *st,
+			     int status, struct MHD_Response *r)
+{
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	security_headers(r);
+	st->status = status;
+	st->replied = true;
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result reply_error(struct MHD_Connection *c, struct req_state *st,
+				   int status, const char *msg, const char *allow)
+{
+	json_t *o = json_pack("{s:s}", "error", msg);
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	struct MHD_Response *r;
+
+	json_decref(o);
+	if (!s)
+		return MHD_NO;
+	r = MHD_create_response_from_buffer(strlen(s), s, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(s);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", "application/json");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	if (allow)
+		MHD_add_response_header(r, "Allow", allow);
+	if (status == 401)
+		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+	if (status == 429) {
+		char ra[16];
+
+		snprintf(ra, sizeof(ra), "%d", st->retry_after);
+		MHD_add_response_header(r, "Retry-After", ra);
+	}
+	return queue(c, st, status, r);
+}
+
+/* ---- static files ---------------------------------------------------- */
+
+static const char *mime_of(const char *path)
+{
+	static const struct { const char *ext, *type; } t[] = {
+		{ ".html", "text/html; charset=utf-8" },
+		{ ".js", "text/javascript; charset=utf-8" },
+		{ ".mjs", "text/javascript; charset=utf-8" },
+		{ ".css", "text/css; charset=utf-8" },
+		{ ".json", "application/json" },
+		{ ".svg", "image/svg+xml" },
+		{ ".png", "image/png" },
+		{ ".ico", "image/x-icon" },
+		{ ".map", "application/json" },
+		{ ".txt", "text/plain; charset=utf-8" },
+		{ ".woff2", "font/woff2" },
+	};
+	const char *dot = strrchr(path, '.');
+	size_t i;
+
+	for (i = 0; dot && i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(dot, t[i].ext))
+			return t[i].type;
+	return "application/octet-stream";
+}
+
+static bool safe_url_path(const char *url)
+{
+	const char *p;
+
+	if (url[0] != '/' || strchr(url, '\\') || strlen(url) > 1024)
+		return false;
+	for (p = url; *p; p++) {
+		if ((unsigned char)*p < 0x20)
+			return false;
+		if (p[0] == '/' && p[1] == '.' && p[2] == '.' &&
+		    (p[3] == '/' || p[3] == '\0'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * web/ also holds the npm tree of the browser tests (playwright-core);
+ * of node_modules only uPlot's dist files belong to the UI.
+ */
+static bool web_path_allowed(const char *rel)
+{
+	static const char nm[] = "/node_modules/";
+	static const char uplot[] = "/node_modules/uplot/dist/";
+
+	return strncmp(rel, nm, sizeof(nm) - 1) == 0 ?
+		strncmp(rel, uplot, sizeof(uplot) - 1) == 0 : true;
+}
+
+static enum MHD_Result serve_static(struct server *s, struct MHD_Connection *c,
+				    struct req_state *st, const char *url)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	struct MHD_Response *r;
+	struct stat sb;
+	size_t n;
+	int fd;
+
+	if (!s->web_real[0] || !safe_url_path(url))
+		return reply_error(c, st, 404, "not found", NULL);
+	if (snprintf(path, sizeof(path), "%s%s", s->web_real, url) >= (int)sizeof(path))
+		return reply_error(c, st, 404, "not found", NULL);
+	n = strlen(path);
+	if (path[n - 1] == '/' && n + 10 < sizeof(path))
+		strcat(path, "index.html");
+	if (!realpath(path, real))
+		return reply_error(c, st, 404, "not found", NULL);
+	n = strlen(s->web_real);
+	if (strncmp(real, s->web_real, n) || real[n] != '/' ||
+	    !web_path_allowed(real + n))
+		return reply_error(c, st, 404, "not found", NULL);
+	if (stat(real, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		if (strlen(real) + 12 >= sizeof(real))
+			return reply_error(c, st, 404, "not found", NULL);
+		strcat(real, "/index.html");
+	}
+	fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return reply_error(c, st, 404, "not found", NULL);
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return reply_error(c, st, 404, "not found", NULL);
+	}
+	r = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
+	if (!r) {
+		close(fd);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", mime_of(real));
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	return queue(c, st, 200, r);
+}
+
+/* ---- authentication -------------------------------------------------- */
+
+static const char *bearer(struct MHD_Connection *c, const struct route *r)
+{
+	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						    MHD_HTTP_HEADER_AUTHORIZATION);
+
+	if (h && !strncasecmp(h, "Bearer ", 7)) {
+		h += 7;
+		while (*h == ' ')
+			h++;
+		return *h ? h : NULL;
+	}
+	if (r->flags & ROUTE_QUERY_KEY)
+		return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "key");
+	return NULL;
+}
+
+/* 0 ok, or an HTTP status with the reason in @msg. */
+static int authenticate(struct server *s, struct MHD_Connection *c,
+			struct req_state *st, const char **msg)
+{
+	const struct route *r = st->route;
+	const union MHD_ConnectionInfo *ci;
+	uint8_t addr[16];
+	const char *key;
+	size_t alen;
+
+	if (r->auth == AUTH_PUBLIC)
+		return 0;
+	key = bearer(c, r);
+	if (!key) {
+		if (s->cfg.public_read && r->auth == AUTH_READ)
+			return 0;
+		*msg = "missing API key (Authorization: Bearer KEY)";
+		return 401;
+	}
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	alen = clientaddr_key(&s->cfg.proxies, ci ? ci->client_addr : NULL,
+			      MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							  "X-Forwarded-For"),
+			      addr);
+	/* A client with too many failed keys may still use a key that was
+	 * verified recently (cached: no KDF, nothing to guess). */
+	if (!ratelimit_allowed(&s->auth_fails, addr, alen, ratelimit_now(),
+			       &st->retry_after)) {
+		if (auth_check_cached(&s->auth, key, &st->req.auth)) {
+			*msg = "too many failed authentication attempts; retry later";
+			return 429;
+		}
+	} else if (auth_check(&s->auth, st->req.db, key, &st->req.auth)) {
+		ratelimit_fail(&s->auth_fails, addr, alen, ratelimit_now());
+		*msg = "invalid API key";
+		return 401;
+	}
+	if (!(st->req.auth.role & r->auth)) {
+		*msg = "this key's role may not use this endpoint";
+		return 403;
+	}
+	return 0;
+}
+
+/* ---- dispatch -------------------------------------------------------- */
+
+static enum MHD_Result dispatch(struct server *s, struct MHD_Connection *c,
+				struct req_state *st)
+{
+	struct http_resp resp = { 0 };
+	struct MHD_Response *r;
+	int ret;
+
+	(void)s;
+	if (!st->body) {
+		st->body = strdup("");
+		if (!st->body)
+			return MHD_NO;
+	}
+	st->req.body = st->body;
+	st->req.body_len = st->len;
+	ret = st->route->fn(&st->req, &resp);
+	if (resp.mhd)
+		return queue(c, st, resp.status ? resp.status : 200, resp.mhd);
+	if (ret < 0 && !resp.status) {
+		char msg[256];
+
+		free(resp.body);
+		if (db_error_status(st->req.db) == 503) {
+			snprintf(msg, sizeof(msg), "database unavailable: %s",
+				 sqlite3_errmsg(st->req.db));
+			return reply_error(c, st, 503, msg, NULL);
+		}
+		return reply_error(c, st, 500, "internal error", NULL);
+	}
+	if (!resp.body) {
+		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+	} else {
+		r = MHD_create_response_from_buffer(resp.len, resp.body,
+						    MHD_RESPMEM_MUST_FREE);
+		if (!r)
+			free(resp.body);
+	}
+	if (!r)
+		return MHD_NO;
+	if (resp.content_type)
+		MHD_add_response_header(r, "Content-Type", resp.content_type);
+	if (resp.location[0])
+		MHD_add_response_header(r, "Location", resp.location);
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	return queue(c, st, resp.status ? resp.status : 200, r);
+}
+
+static bool is_api(const char *url)
+{
+	return !strncmp(url, "/api/", 5) || !strcmp(url, "/api") ||
+	       !strcmp(url, "/metrics") || !strcmp(url, "/healthz");
+}
+
+static enum MHD_Result first_call(struct server *s, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  struct req_state *st)
+{
+	char allow[64];
+	const char *cl, *msg = NULL;
+	enum route_match_result m;
+	int code;
+
+	st->scratch = malloc(strlen(url) + 1);
+	if (!st->scratch)
+		return MHD_NO;
+	st->req.method = method;
+	st->req.path = url;
+	st->req.srv = s;
+	st->req.conn = c;
+	m = route_find(method, url, st->scratch, &st->req, &st->route, allow,
+		       sizeof(allow));
+	if (m == ROUTE_BAD_METHOD)
+		return reply_error(c, st, 405, "method not allowed", allow);
+	if (m == ROUTE_NOT_FOUND) {
+		if (is_api(url))
+			return reply_error(c, st, 404, "no such endpoint", NULL);
+		if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+			return reply_error(c, st, 405, "method not allowed", "GET, HEAD");
+		return serve_static(s, c, st, url);
+	}
+	st->route_idx = (int)(st->route - perflab_routes);
+	st->max = st->route->max_body ? st->route->max_body : ROUTE_DEFAULT_BODY;
+	st->req.db = db_pool_get(&s->pool);
+	if (!st->req.db)
+		return reply_error(c, st, 503, "database unavailable", NULL);
+	code = authenticate(s, c, st, &msg);
+	if (code)
+		return reply_error(c, st, code, msg, NULL);
+	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					 MHD_HTTP_HEADER_CONTENT_LENGTH);
+	if (cl && strtoull(cl, NULL, 10) > st->max)
+		return reply_error(c, st, 413, "request body too large", NULL);
+	return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	struct server *s = cls;
+	struct req_state *st = *con_cls;
+
+	(void)version;
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return MHD_NO;
+		st->route_idx = -1;
+		clock_gettime(CLOCK_MONOTONIC, &st->start);
+		*con_cls = st;
+		return first_call(s, c, url, method, st);
+	}
+	if (st->replied) {
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		size_t n = *upload_size;
+
+		*upload_size = 0;
+		if (st->too_big || st->len + n > st->max) {
+			st->too_big = true;
+			return MHD_YES;
+		}
+		if (st->len + n + 1 > st->cap) {
+			size_t cap = st->cap ? st->cap : 4096;
+			char *b;
+
+			while (cap < st->len + n + 1)
+				cap *= 2;
+			b = realloc(st->body, cap);
+			if (!b)
+				return MHD_NO;
+			st->body = b;
+			st->cap = cap;
+		}
+		memcpy(st->body + st->len, upload, n);
+		st->len += n;
+		st->body[st->len] = '\0';
+		return MHD_YES;
+	}
+	if (st->too_big)
+		return reply_error(c, st, 413, "request body too large", NULL);
+	return dispatch(s, c, st);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct server *s = cls;
+	struct req_state *st = *con_cls;
+
+	(void)c;
+	(void)toe;
+	if (!st)
+		return;
+	metrics_record(&s->metrics, st->route_idx, st->status ? st->status : 500,
+		       elapsed_us(&st->start));
+	if (st->req.db)
+		db_pool_put(&s->pool, st->req.db);
+	free(st->req.priv);
+	free(st->body);
+	free(st->scratch);
+	free(st);
+	*con_cls = NULL;
+}
+
+/* ---- queue wake-ups and the lease reaper ----------------------------- */
+
+sqlite3 *server_writer_lock(struct server *s)
+{
+	fair_lock(&s->write_lock);
+	return s->writer;
+}
+
+void server_writer_unlock(struct server *s)
+{
+	db_rollback(s->writer);	/* never leave a transaction open */
+	fair_unlock(&s->write_lock);
+}
+
+void server_queue_kick(struct server *s)
+{
+	pthread_mutex_lock(&s->queue_lock);
+	s->queue_gen++;
+	pthread_cond_broadcast(&s->queue_cond);
+	pthread_mutex_unlock(&s->queue_lock);
+}
+
+uint64_t server_queue_gen(struct server *s)
+{
+	uint64_t g;
+
+	pthread_mutex_lock(&s->queue_lock);
+	g = s->queue_gen;
+	pthread_mutex_unlock(&s->queue_lock);
+	return g;
+}
+
+uint64_t server_queue_wait(struct server *s, uint64_t gen, int ms)
+{
+	struct timespec dl;
+	uint64_t g;
+
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += ms / 1000;
+	dl.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (dl.tv_nsec >= 1000000000) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&s->queue_lock);
+	while (s->queue_gen == gen && !s->stopping)
+		if (pthread_cond_timedwait(&s->queue_cond, &s->queue_lock, &dl) == ETIMEDOUT)
+			break;
+	g = s->queue_gen;
+	pthread_mutex_unlock(&s->queue_lock);
+	return g;
+}
+
+static void *reaper_main(void *arg)
+{
+	struct server *s = arg;
+	struct jobs_ctx jc = {
+		.lease_seconds = s->cfg.lease_seconds,
+		.max_attempts = s->cfg.max_attempts,
+		.ev = &s->events,
+	};
+
+	while (!s->stopping) {
+		sqlite3 *db = db_pool_get(&s->pool);
+		int n = 0;
+
+		if (db) {
+			sqlite3 *w = server_writer_lock(s);
+
+			n = jobs_expire(w, &jc, time(NULL));
+			/* Tracked baselines due: queue their experiments. */
+			if (series_baselines_tick(w, time(NULL)) > 0)
+				n++;
+			server_writer_unlock(s);
+			/* Alert deliveries (network I/O: outside the lock). */
+			alerts_deliver_due(db, &(struct alerts_smtp){
+				.url = s->cfg.smtp_url, .from = s->cfg.smtp_from,
+				.to = s->cfg.smtp_to, .base_url = s->cfg.public_url,
+				.user = s->cfg.smtp_user,
+				.password = s->cfg.smtp_password },
+				time(NULL));
+			db_pool_put(&s->pool, db);
+		}
+		if (n > 0)
+			server_queue_kick(s);
+		server_queue_wait(s, server_queue_gen(s), 1000);
+	}
+	return NULL;
+}
+
+/* ---- start / stop ---------------------------------------------------- */
+
+static int parse_listen(const char *spec, struct sockaddr_storage *ss,
+			int *family)
+{
+	char host[256];
+	const char *colon = strrchr(spec, ':');
+	char *end;
+	long port;
+
+	if (!colon || (size_t)(colon - spec) >= sizeof(host))
+		return -1;
+	port = strtol(colon + 1, &end, 10);
+	if (*end || port < 0 || port > 65535 || end == colon + 1)
+		return -1;
+	memcpy(host, spec, colon - spec);
+	host[colon - spec] = '\0';
+	memset(ss, 0, sizeof(*ss));
+	if (host[0] == '[') {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+		size_t n = strlen(host);
+
+		if (host[n - 1] != ']')
+			return -1;
+		host[n - 1] = '\0';
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)port);
+		*family = AF_INET6;
+		return inet_pton(AF_INET6, host + 1, &a->sin6_addr) == 1 ? 0 : -1;
+	}
+	struct sockaddr_in *a = (struct sockaddr_in *)ss;
+
+	a->sin_family = AF_INET;
+	a->sin_port = htons((uint16_t)port);
+	*family = AF_INET;
+	if (!host[0])
+		return 0;
+	return inet_pton(AF_INET, host, &a->sin_addr) == 1 ? 0 : -1;
+}
+
+static int open_db(struct server *s)
+{
+	char err[512];
+	sqlite3 *db = db_open(s->cfg.db_path, err, sizeof(err));
+	int v;
+
+	if (!db) {
+		fprintf(stderr, "perflabd: %s\n", err);
+		return -1;
+	}
+	v = db_migrate(db, err, sizeof(err));
+	if (v < 0) {
+		fprintf(stderr, "perflabd: %s: %s\n", s->cfg.db_path, err);
+		sqlite3_close(db);
+		return -1;
+	}
+	sqlite3_close(db);
+	if (db_pool_init(&s->pool, s->cfg.db_path))
+		return -1;
+	s->writer = db_pool_get(&s->pool);
+	return s->writer ? 0 : -1;
+}
+
+int server_start(struct server *s, const struct server_config *cfg)
+{
+	struct sockaddr_storage ss;
+	const union MHD_DaemonInfo *info;
+	pthread_condattr_t ca;
+	unsigned flags;
+	int family;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	if (parse_listen(cfg->listen, &ss, &family)) {
+		fprintf(stderr, "perflabd: bad --listen '%s' (want ADDR:PORT)\n", cfg->listen);
+		return -1;
+	}
+	if (cfg->web_dir && !realpath(cfg->web_dir, s->web_real)) {
+		fprintf(stderr, "perflabd: --web %s: %s\n", cfg->web_dir, strerror(errno));
+		return -1;
+	}
+	if (open_db(s))
+		return -1;
+	auth_cache_init(&s->auth, cfg->auth_ttl);
+	ratelimit_init(&s->auth_fails, RATELIMIT_BURST, RATELIMIT_PER_SECOND);
+	events_init(&s->events);
+	cache_init(&s->cache);
+	metrics_init(&s->metrics, (int)perflab_routes_count);
+	fair_lock_init(&s->write_lock);
+	pthread_mutex_init(&s->queue_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->queue_cond, &ca);
+	pthread_condattr_destroy(&ca);
+
+	flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+		MHD_USE_POLL | MHD_USE_ERROR_LOG;
+	if (family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->conn_limit,
+				  MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+				  MHD_OPTION_THREAD_STACK_SIZE, (size_t)(1u << 20),
+				  MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+				  MHD_OPTION_END);
+	if (!s->mhd) {
+		fprintf(stderr, "perflabd: cannot listen on %s: %s\n", cfg->listen,
+			strerror(errno));
+		return -1;
+	}
+	info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
+	s->port = info ? info->port : 0;
+	if (cfg->port_file) {
+		FILE *f = fopen(cfg->port_file, "w");
+
+		if (f) {
+			fprintf(f, "%d\n", s->port);
+			fclose(f);
+		}
+	}
+	if (pthread_create(&s->reaper, NULL, reaper_main, s)) {
+		fprintf(stderr, "perflabd: cannot start the lease reaper\n");
+		return -1;
+	}
+	return 0;
+}
+
+void server_stop(struct server *s)
+{
+	s->stopping = 1;
+	server_queue_kick(s);
+	events_close(&s->events);
+	pthread_join(s->reaper, NULL);
+	MHD_stop_daemon(s->mhd);
+	sqlite3_close(s->writer);
+	db_pool_destroy(&s->pool);
+	metrics_destroy(&s->metrics);
+	events_destroy(&s->events);
+	cache_destroy(&s->cache);
+	auth_cache_destroy(&s->auth);
+	ratelimit_destroy(&s->auth_fails);
+}

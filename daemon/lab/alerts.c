@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Alerts: creation, triage, webhook (HMAC-signed) and SMTP delivery with
+ * retries; see alerts.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curl/curl.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "daemon/lab/alerts.h"
+#include "daemon/store/db.h"
+
+static const char *const states[] = {
+	"new", "acknowledged", "investigating", "invalid", "fixed", "wontfix", NULL,
+};
+
+void alerts_signature(const char *secret, const char *body, size_t len,
+		      char hex[65])
+{
+	unsigned char mac[EVP_MAX_MD_SIZE];
+	unsigned int maclen = 0;
+
+	HMAC(EVP_sha256(), secret, (int)strlen(secret),
+	     (const unsigned char *)body, len, mac, &maclen);
+	for (unsigned int i = 0; i < maclen && i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", mac[i]);
+	hex[64] = '\0';
+}
+
+/* Alert row + history row + one pending delivery per channel. */
+static int64_t insert_alert_rows(sqlite3 *db, const char *kind, const char *title,
+			    const char *metric, double delta, int64_t exp,
+			    int64_t cmp, int64_t series, int64_t cp,
+			    int64_t host, int email, time_t now)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO alerts (kind, state, title, metric, delta_pct,"
+		" experiment_id, comparison_id, series_id, change_point_id, host_id,"
+		" created_at, updated_at) VALUES (?, 'new', ?, ?, ?, NULLIF(?, 0),"
+		" NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), ?, ?)");
+	int64_t id = -1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 4, delta);
+	sqlite3_bind_int64(st, 5, exp);
+	sqlite3_bind_int64(st, 6, cmp);
+	sqlite3_bind_int64(st, 7, series);
+	sqlite3_bind_int64(st, 8, cp);
+	sqlite3_bind_int64(st, 9, host);
+	sqlite3_bind_int64(st, 10, now);
+	sqlite3_bind_int64(st, 11, now);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(db);
+	sqlite3_finalize(st);
+	if (id < 0)
+		return -1;
+	if (db_int(db, -1, "INSERT INTO alert_history (alert_id, state, who, at)"
+		   " VALUES (?, 'new', 'perflabd', ?) RETURNING id", 2, id,
+		   (int64_t)now) < 0 ||
+	    db_int(db, 0, "INSERT INTO deliveries (webhook_id, channel, alert_id,"
+		   " attempt, status, next_retry_at, at) SELECT id, 'webhook', ?, 1,"
+		   " 'pending', ?, ? FROM webhooks WHERE enabled = 1", 3, id,
+		   (int64_t)now, (int64_t)now) < 0)
+		return -1;
+	if (email &&
+	    db_int(db, 0, "INSERT INTO deliveries (channel, alert_id, attempt,"
+		   " status, next_retry_at, at) VALUES ('email', ?, 1, 'pending', ?, ?)",
+		   3, id, (int64_t)now, (int64_t)now) < 0)
+		return -1;
+	return id;
+}
+
+/* insert_alert_rows() in its own transaction; the alert id or -1. */
+static int64_t insert_alert(sqlite3 *db, const char *kind, const char *title,
+			    const char *metric, double delta, int64_t exp,
+			    int64_t cmp, int64_t series, int64_t cp,
+			    int64_t host, int email, time_t now)
+{
+	int64_t id;
+
+	if (db_begin(db))
+		return -1;
+	id = insert_alert_rows(db, kind, title, metric, delta, exp, cmp, series,
+			       cp, host, email, now);
+	if (id < 0 || db_commit(db)) {
+		db_rollback(db);
+		return -1;
+	}
+	return id;
+}
+
+int64_t alerts_raise_verdict(sqlite3 *db, int64_t cmp, int email, time_t now)
+{
+	sqlite3_stmt *st;
+	int64_t id = -1;
+	char title[256];
+
+	/* One alert per experiment variant, however often it is recomputed. */
+	if (db_int(db, 0, "SELECT a.id FROM alerts a JOIN comparisons c ON"
+		   " c.id = a.comparison_id JOIN comparisons n ON n.id = ? WHERE"
+		   " c.experiment_id = n.experiment_id AND c.variant_id = n.variant_id",
+		   1, cmp))
+		return 0;
+	st = db_prepare(db,
+		"SELECT c.metric, c.delta_pct, c.experiment_id, COALESCE(e.host_id, 0),"
+		" v.name, cv.name, e.title FROM comparisons c"
+		" JOIN experiments e ON e.id = c.experiment_id"
+		" JOIN variants v ON v.id = c.variant_id"
+		" JOIN variants cv ON cv.id = c.control_variant_id WHERE c.id = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, cmp);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		goto out;
+	snprintf(title, sizeof(title), "%+.3f%% %s regression: %s vs %s (experiment %lld%s%s)",
+		 sqlite3_column_double(st, 1), sqlite3_column_text(st, 0),
+		 sqlite3_column_text(st, 4), sqlite3_column_text(st, 5),
+		 (long long)sqlite3_column_int64(st, 2),
+		 *sqlite3_column_text(st, 6) ? ": " : "", sqlite3_column_text(st, 6));
+	id = insert_alert(db, "verdict", title,
+			  (const char *)sqlite3_column_text(st, 0),
+			  sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2),
+			  cmp, 0, 0, sqlite3_column_int64(st, 3), email, now);
+out:
+	sqlite3_finalize(st);
+	return id;
+}
+
+int64_t alerts_raise_change_point(sqlite3 *db, int64_t cp, int email,
+				  time_t now)
+{
+	sqlite3_stmt *st;
+	int64_t id = -1;
+	char title[256];
+
+	if (db_int(db, 0, "SELECT id FROM alerts WHERE change_point_id = ?", 1, cp))
+		return 0;
+	st = db_prepare(db,
+		"SELECT s.metric, cp.delta_pct, s.id, COALESCE(s.host_id, 0), s.name,"
+		" COALESCE(p.label, ''), cp.t FROM change_points cp"
+		" JOIN series s ON s.id = cp.series_id"
+		" LEFT JOIN series_points p ON p.id = cp.point_id WHERE cp.id = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, cp);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		goto out;
+	snprintf(title, sizeof(title), "%+.3f%% %s change point in %s at %s%s(t=%lld)",
+		 sqlite3_column_double(st, 1), sqlite3_column_text(st, 0),
+		 sqlite3_column_text(st, 4), sqlite3_column_text(st, 5),
+		 *sqlite3_column_text(st, 5) ? " " : "",
+		 (long long)sqlite3_column_int64(st, 6));
+	id = insert_alert(db, "change_point", title,
+			  (const char *)sqlite3_column_text(st, 0),
+			  sqlite3_column_double(st, 1), 0, 0,
+			  sqlite3_column_int64(st, 2), cp,
+			  sqlite3_column_int64(st, 3), email, now);
+out:
+	sqlite3_finalize(st);
+	return id;
+}
+
+int alerts_state_valid(const char *state)
+{
+	for (int i = 0; states[i]; i++)
+		if (!strcmp(states[i], state))
+			return 1;
+	return 0;
+}
+
+int alerts_kind_valid(const char *kind)
+{
+	return !strcmp(kind, "verdict") || !strcmp(kind, "change_point");
+}
+
+int alerts_set_state(sqlite3 *db, int64_t alert_id, const char *state,
+		     const char *who, const char *note, time_t now)
+{
+	sqlite3_stmt *st;
+	int ok, ret = -3;
+
+	if (!alerts_state_valid(state))
+		return -1;
+	if (db_begin(db))
+		return -3;
+	if (db_int(db, 0, "UPDATE alerts SET updated_at = ? WHERE id = ? RETURNING 1",
+		   2, (int64_t)now, alert_id) != 1) {
+		ret = -2;
+		goto fail;
+	}
+	st = db_prepare(db, "UPDATE alerts SET state = ? WHERE id = ?");
+	if (!st)
+		goto fail;
+	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, alert_id);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	if (!ok)
+		goto fail;
+	st = db_prepare(db, "INSERT INTO alert_history (alert_id, state, who, note, at)"
+			" VALUES (?, ?, ?, ?, ?)");
+	if (!st)
+		goto fail;
+	sqlite3_bind_int64(st, 1, alert_id);
+	sqlite3_bind_text(st, 2, state, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, who && *who ? who : "anonymous", -1, SQLITE_STATIC);
+	if (note)
+		sqlite3_bind_text(st, 4, note, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, (int64_t)now);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	if (!ok || db_commit(db))
+		goto fail;
+	return 0;
+fail:
+	db_rollback(db);
+	return ret;
+}
+
+static json_t *query_json(sqlite3 *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	json_t *a = json_array();
+
+	if (!st)
+		return a;
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		json_t *o = json_object();
+
+		for (int i = 0; i < sqlite3_column_count(st); i++) {
+			json_t *v;
+
+			switch (sqlite3_column_type(st, i)) {
+			case SQLITE_INTEGER:
+				v = json_integer(sqlite3_column_int64(st, i));
+				break;
+			case SQLITE_FLOAT:
+				v = json_real(sqlite3_column_double(st, i));
+				break;
+			case SQLITE_NULL:
+				v = json_null();
+				break;
+			default:
+				v = json_string((const char *)sqlite3_column_text(st, i));
+				if (!v)
+					v = json_null();
+			}
+			json_object_set_new(o, sqlite3_column_name(st, i), v);
+		}
+		json_array_append_new(a, o);
+	}
+	sqlite3_finalize(st);
+	return a;
+}
+
+json_t *alerts_json(sqlite3 *db, int64_t alert_id)
+{
+	json_t *a = query_json(db,
+		"SELECT id, kind, state, title, metric, delta_pct, experiment_id,"
+		" comparison_id, series_id, change_point_id, host_id, created_at,"
+		" updated_at FROM alerts WHERE id = ?", alert_id);
+	json_t *o = json_incref(json_array_get(a, 0));
+
+	json_decref(a);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "history", query_json(db,
+		"SELECT state, who, note, at FROM alert_history WHERE alert_id = ?"
+		" ORDER BY id", alert_id));
+	json_object_set_new(o, "deliveries", query_json(db,
+		"SELECT id, channel, webhook_id, attempt, status, http_status, error,"
+		" next_retry_at, at FROM deliveries WHERE alert_id = ? ORDER BY id",
+		alert_id));
+	return o;
+}
+
+/* ---- email text ---------------------------------------------------------------- */
+
+char *alerts_email_text(sqlite3 *db, int64_t alert_id,
+			const struct alerts_smtp *smtp)
+{
+	json_t *a = alerts_json(db, alert_id);
+	const char *kind, *metric;
+	char *buf = NULL, *table = NULL;
+	size_t len = 0;
+	int64_t exp, cmp;
+	double delta;
+	FILE *f;
+
+	if (!a)
+		return NULL;
+	kind = json_string_value(json_object_get(a, "kind"));
+	metric = json_string_value(json_object_get(a, "metric"));
+	delta = json_number_value(json_object_get(a, "delta_pct"));
+	exp = json_integer_value(json_object_get(a, "experiment_id"));
+	cmp = json_integer_value(json_object_get(a, "comparison_id"));
+	if (cmp) {
+		sqlite3_stmt *st = db_prepare(db,
+			"SELECT json_extract(result, '$.text') FROM comparisons WHERE id = ?");
+
+		if (st) {
+			sqlite3_bind_int64(st, 1, cmp);
+			if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+				table = strdup((const char *)sqlite3_column_text(st, 0));
+			sqlite3_finalize(st);
+		}
+	}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		goto out;
+	fprintf(f, "From: perflab <%s>\r\n", smtp && smtp->from ? smtp->from : "perflab@localhost");
+	if (smtp && smtp->to)
+		fprintf(f, "To: %s\r\n", smtp->to);
+	fprintf(f, "Subject: [perflab] %+.1f%% regression of %s%s%s\r\n",
+		delta, metric ? metric : "metric", kind && !strcmp(kind, "verdict") ?
+		"" : " (change point)", "");
+	fprintf(f, "Message-ID: <perflab-alert-%lld@perflab>\r\n", (long long)alert_id);
+	fprintf(f, "Content-Type: text/plain; charset=utf-8\r\n\r\n");
+	fprintf(f, "Greeting,\r\n\r\nFYI, we noticed a %+.1f%% regression of %s:\r\n\r\n",
+		delta, metric ? metric : "metric");
+	fprintf(f, "%s\r\n\r\n", json_string_value(json_object_get(a, "title")));
+	if (table) {
+		for (char *line = strtok(table, "\n"); line; line = strtok(NULL, "\n"))
+			fprintf(f, "%s\r\n", line);
+		fprintf(f, "\r\n");
+	}
+	if (exp)
+		fprintf(f, "Details: %s/#/experiments/%lld (perf-diff: %s/api/v1/experiments/%lld/perf-diff?format=text)\r\n",
+			smtp && smtp->base_url ? smtp->base_url : "", (long long)exp,
+			smtp && smtp->base_url ? smtp->base_url : "", (long long)exp);
+	else
+		fprintf(f, "Series: %s/api/v1/series?id=%lld\r\n",
+			smtp && smtp->base_url ? smtp->base_url : "",
+			(long long)json_integer_value(json_object_get(a, "series_id")));
+	fprintf(f, "\r\nTriage: PATCH /api/v1/alerts/%lld {\"state\": \"acknowledged\"}\r\n",
+		(long long)alert_id);
+	fprintf(f, "\r\nThanks,\r\nperflab (kernel test robot style report)\r\n");
+	fclose(f);
+out:
+	free(table);
+	json_decref(a);
+	return buf;
+}
+
+/* ---- delivery ------------------------------------------------------------------ */
+
+struct upload {
+	const char *p;
+	size_t left;
+};
+
+static size_t read_cb(char *buf, size_t size, size_t n, void *arg)
+{
+	struct upload *u = arg;
+	size_t k = size * n < u->left ? size * n : u->left;
+
+	memcpy(buf, u->p, k);
+	u->p += k;
+	u->left -= k;
+	return k;
+}
+
+static size_t discard_cb(char *p, size_t size, size_t n, void *arg)
+{
+	(void)p;
+	(void)arg;
+	return size * n;
+}
+
+static int send_webhook(const char *url, const char *secret, int64_t did,
+			const char *body, long *status, char *err, size_t errlen)
+{
+	struct curl_slist *h = NULL;
+	char sig[65], hdr[128], did_hdr[64];
+	CURL *c = curl_easy_init();
+	CURLcode rc;
+
+	if (!c) {
+		snprintf(err, errlen, "curl init failed");
+		return -1;
+	}
+	alerts_signature(secret, body, strlen(body), sig);
+	snprintf(hdr, sizeof(hdr), "X-Perflab-Signature: sha256=%s", sig);
+	snprintf(did_hdr, sizeof(did_hdr), "X-Perflab-Delivery: %lld", (long long)did);
+	h = curl_slist_append(h, "Content-Type: application/json");
+	h = curl_slist_append(h, hdr);
+	h = curl_slist_append(h, did_hdr);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_cb);
+	rc = curl_easy_perform(c);
+	*status = 0;
+	if (rc == CURLE_OK)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+	else
+		snprintf(err, errlen, "%s", curl_easy_strerror(rc));
+	curl_slist_free_all(h);
+	curl_easy_cleanup(c);
+	if (rc == CURLE_OK && (*status < 200 || *status > 299))
+		snprintf(err, errlen, "HTTP %ld", *status);
+	return rc == CURLE_OK && *status >= 200 && *status <= 299 ? 0 : -1;
+}
+
+static int send_email(const struct alerts_smtp *smtp, const char *msg,
+		      char *err, size_t errlen)
+{
+	struct upload u = { msg, strlen(msg) };
+	struct curl_slist *rcpt = NULL;
+	char *to = strdup(smtp->to), *save = NULL, from[256];
+	CURL *c = curl_easy_init();
+	CURLcode rc = CURLE_FAILED_INIT;
+
+	if (!c || !to)
+		goto out;
+	for (char *t = strtok_r(to, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		char addr[256];
+
+		snprintf(addr, sizeof(addr), "<%s>", t);
+		rcpt = curl_slist_append(rcpt, addr);
+	}
+	snprintf(from, sizeof(from), "<%s>", smtp->from ? smtp->from : "perflab@localhost");
+	curl_easy_setopt(c, CURLOPT_URL, smtp->url);
+	curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
+	if (smtp->user)
+		curl_easy_setopt(c, CURLOPT_USERNAME, smtp->user);
+	if (smtp->password)
+		curl_easy_setopt(c, CURLOPT_PASSWORD, smtp->password);
+	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
+	curl_easy_setopt(c, CURLOPT_READDATA, &u);
+	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	rc = curl_easy_perform(c);
+out:
+	if (rc != CURLE_OK)
+		snprintf(err, errlen, "%s", curl_easy_strerror(rc));
+	curl_slist_free_all(rcpt);
+	if (c)
+		curl_easy_cleanup(c);
+	free(to);
+	return rc == CURLE_OK ? 0 : -1;
+}
+
+/* Record the outcome; a failure below the cap queues the next attempt. */
+static void record(sqlite3 *db, int64_t did, int ok, long status,
+		   const char *err, time_t now)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"UPDATE deliveries SET status = ?, http_status = NULLIF(?, 0),"
+		" error = ?, at = ? WHERE id = ?");
+
+	if (!st)
+		return;
+	sqlite3_bind_text(st, 1, ok ? "ok" : "failed", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, status);
+	if (!ok)
+		sqlite3_bind_text(st, 3, err, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)now);
+	sqlite3_bind_int64(st, 5, did);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (ok)
+		return;
+	db_int(db, 0, "INSERT INTO deliveries (webhook_id, channel, alert_id,"
+	       " attempt, status, next_retry_at, at) SELECT webhook_id, channel,"
+	       " alert_id, attempt + 1, 'pending', ? + ? * (1 << (attempt - 1)), ?"
+	       " FROM deliveries WHERE id = ? AND attempt < ?", 5, (int64_t)now,
+	       (int64_t)ALERTS_BACKOFF_S, (int64_t)now, did,
+	       (int64_t)ALERTS_MAX_ATTEMPTS);
+}
+
+struct due {
+	int64_t id, alert;
+	char channel[16];
+	char *url, *secret;
+};
+
+/*
+ * Up to 100 due deliveries, oldest first. Email rows wait while SMTP is
+ * not configured (@email_ok 0); they are skipped here so that they never
+ * fill the batch and starve webhook deliveries behind them.
+ */
+static int load_due(sqlite3 *db, time_t now, int email_ok, struct due **out,
+		    size_t *n)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT d.id, d.alert_id, d.channel, w.url, w.secret FROM deliveries d"
+		" LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.status = 'pending'"
+		" AND COALESCE(d.next_retry_at, 0) <= ? AND (d.channel <> 'email' OR ?)"
+		" ORDER BY d.id LIMIT 100");
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)now);
+	sqlite3_bind_int(st, 2, email_ok);
+	*out = calloc(100, sizeof(**out));
+	while (*out && sqlite3_step(st) == SQLITE_ROW) {
+		struct due *d = &(*out)[(*n)++];
+		const char *url = (const char *)sqlite3_column_text(st, 3);
+		const char *sec = (const char *)sqlite3_column_text(st, 4);
+
+		d->id = sqlite3_column_int64(st, 0);
+		d->alert = sqlite3_column_int64(st, 1);
+		snprintf(d->channel, sizeof(d->channel), "%s",
+			 (const char *)sqlite3_column_text(st, 2));
+		d->url = url ? strdup(url) : NULL;
+		d->secret = sec ? strdup(sec) : NULL;
+	}
+	sqlite3_finalize(st);
+	return *out ? 0 : -1;
+}
+
+int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
+{
+	int email_ok = smtp && smtp->url && smtp->to;
+	struct due *due;
+	size_t n;
+	int tried = 0;
+
+	if (load_due(db, now, email_ok, &due, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char err[256] = "", *body = NULL;
+		long status = 0;
+		int ok;
+
+		if (!strcmp(due[i].channel, "email")) {
+			body = alerts_email_text(db, due[i].alert, smtp);
+			ok = body && !send_email(smtp, body, err, sizeof(err));
+		} else {
+			json_t *a = alerts_json(db, due[i].alert);
+
+			body = a ? json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+			json_decref(a);
+			ok = body && due[i].url &&
+			     !send_webhook(due[i].url, due[i].secret ? due[i].secret : "",
+					   due[i].id, body, &status, err, sizeof(err));
+			if (!due[i].url)
+				snprintf(err, sizeof(err), "webhook deleted");
+		}
+		record(db, due[i].id, ok, status, err, now);
+		tried++;
+		free(body);
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(due[i].url);
+		free(due[i].secret);
+	}
+	free(due);
+	return tried;
+}

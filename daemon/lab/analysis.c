@@ -1,0 +1,894 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Experiment analysis against the database; see analysis.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/lab/alerts.h"
+#include "daemon/lab/analysis.h"
+#include "daemon/analysis/paired.h"
+#include "daemon/http/api_series.h"
+#include "daemon/store/db.h"
+#include "daemon/lab/planner.h"
+#include "daemon/analysis/stats.h"
+#include "daemon/analysis/verdict.h"
+
+#define AN_TOP_SYMS 10
+
+struct avar {
+	int64_t id;
+	char name[64];
+	int is_control;
+	char key[512];		/* command line + patch ids: A/A detection */
+	long canary;		/* perflab_canary=N, or -1 */
+	struct verdict_run *runs;
+	char **boot;		/* per run: boot id (toggle), NULL unknown */
+	int *pos;		/* per run: position in its boot */
+	size_t n;
+	struct verdict_sym *syms;
+	size_t nsyms;
+	double prof_total;
+};
+
+struct actx {
+	int64_t exp, host_id;
+	char kind[16], backend[64];
+	char *bench;
+	int runs, max_runs;
+	int runs_per_boot;	/* > 0: a toggle experiment (paired.h) */
+	int rounds;		/* rounds planned so far */
+	int looks;		/* planned looks (planner_points) */
+	int next;		/* the next analysis point's rounds, 0: none */
+	struct avar *v;
+	size_t nv, ctrl;
+};
+
+static void actx_free(struct actx *a)
+{
+	for (size_t i = 0; i < a->nv; i++) {
+		for (size_t r = 0; r < a->v[i].n; r++) {
+			free((double *)a->v[i].runs[r].iops);
+			free(a->v[i].boot[r]);
+		}
+		free(a->v[i].runs);
+		free(a->v[i].boot);
+		free(a->v[i].pos);
+		for (size_t k = 0; k < a->v[i].nsyms; k++)
+			free((char *)a->v[i].syms[k].name);
+		free(a->v[i].syms);
+	}
+	free(a->v);
+	free(a->bench);
+}
+
+static void copy_col(char *dst, size_t len, sqlite3_stmt *st, int col)
+{
+	const char *s = (const char *)sqlite3_column_text(st, col);
+
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+/*
+ * Where this analysis stands in the planned looks: verdicts test at
+ * planner_look_alpha(), and an inconclusive one gets more runs only up to
+ * the next planned point (at most PLANNER_MAX_LOOKS looks in all).
+ */
+static void plan_looks(sqlite3 *db, struct actx *a)
+{
+	int at[32], n;
+
+	a->rounds = (int)db_int(db, 0, "SELECT COALESCE(max(run_index) + 1, 0)"
+				" FROM jobs WHERE experiment_id = ?", 1, a->exp);
+	n = planner_points(a->runs, a->max_runs, VERDICT_MIN_RUNS, at, 32,
+			   &a->looks);
+	a->next = 0;
+	for (int i = 0; i < n; i++)
+		if (at[i] > a->rounds) {
+			a->next = at[i];
+			break;
+		}
+}
+
+static int load_experiment(sqlite3 *db, struct actx *a)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT kind, COALESCE(host_id, 0), COALESCE(backend,"
+		" (SELECT backend FROM hosts WHERE id = e.host_id), ''), bench,"
+		" runs, max_runs, runs_per_boot FROM experiments e WHERE id = ?");
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->exp);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		copy_col(a->kind, sizeof(a->kind), st, 0);
+		a->host_id = sqlite3_column_int64(st, 1);
+		copy_col(a->backend, sizeof(a->backend), st, 2);
+		a->bench = strdup((const char *)sqlite3_column_text(st, 3));
+		a->runs = sqlite3_column_int(st, 4);
+		a->max_runs = sqlite3_column_int(st, 5);
+		a->runs_per_boot = sqlite3_column_int(st, 6);
+		ret = a->bench ? 0 : -1;
+	}
+	sqlite3_finalize(st);
+	if (!ret)
+		plan_looks(db, a);
+	return ret;
+}
+
+static long parse_canary(const char *cmdline)
+{
+	const char *p = strstr(cmdline, "perflab_canary=");
+
+	return p ? strtol(p + strlen("perflab_canary="), NULL, 10) : -1;
+}
+
+static int load_variants(sqlite3 *db, struct actx *a)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT v.id, v.name, v.is_control, v.cmdline || '|' ||"
+		" COALESCE((SELECT group_concat(patch_id, ',') FROM (SELECT patch_id"
+		"  FROM variant_patches WHERE variant_id = v.id ORDER BY position)), ''),"
+		" v.cmdline FROM variants v WHERE v.experiment_id = ? AND"
+		" v.state = 'active' ORDER BY v.idx");
+	int found = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->exp);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct avar *v = realloc(a->v, (a->nv + 1) * sizeof(*v));
+
+		if (!v) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		a->v = v;
+		v = &a->v[a->nv];
+		memset(v, 0, sizeof(*v));
+		v->id = sqlite3_column_int64(st, 0);
+		copy_col(v->name, sizeof(v->name), st, 1);
+		v->is_control = sqlite3_column_int(st, 2);
+		copy_col(v->key, sizeof(v->key), st, 3);
+		v->canary = parse_canary((const char *)sqlite3_column_text(st, 4));
+		if (v->is_control && !found) {
+			a->ctrl = a->nv;
+			found = 1;
+		}
+		a->nv++;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static double *load_samples(sqlite3 *db, int64_t run_id, size_t *n)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT iops FROM samples WHERE run_id = ? ORDER BY t");
+	double *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, run_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (*n == cap) {
+			double *p = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*p));
+
+			if (!p)
+				break;
+			v = p;
+		}
+		v[(*n)++] = sqlite3_column_double(st, 0);
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int load_runs(sqlite3 *db, struct actx *a, struct avar *v)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT id, COALESCE(warmup, 0), COALESCE(ns_per_io, 0),"
+		" COALESCE(cpu_user_ns_per_io, 0) + COALESCE(cpu_sys_ns_per_io, 0),"
+		" boot_id, COALESCE(boot_pos, 0)"
+		" FROM runs WHERE experiment_id = ? AND variant_id = ? ORDER BY id");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->exp);
+	sqlite3_bind_int64(st, 2, v->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct verdict_run *r = realloc(v->runs, (v->n + 1) * sizeof(*r));
+		char **b = realloc(v->boot, (v->n + 1) * sizeof(*b));
+		int *p = b ? realloc(v->pos, (v->n + 1) * sizeof(*p)) : NULL;
+
+		if (r)
+			v->runs = r;
+		if (b)
+			v->boot = b;
+		if (p)
+			v->pos = p;
+		if (!r || !b || !p) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		b[v->n] = sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL :
+			  strdup((const char *)sqlite3_column_text(st, 4));
+		p[v->n] = sqlite3_column_int(st, 5);
+		r = &v->runs[v->n++];
+		memset(r, 0, sizeof(*r));
+		r->warmup = sqlite3_column_int(st, 1);
+		r->ns_per_io = sqlite3_column_double(st, 2);
+		r->cpu_ns_per_io = sqlite3_column_double(st, 3);
+		r->iops = load_samples(db, sqlite3_column_int64(st, 0),
+				       &r->nsamples);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int load_symbols(sqlite3 *db, struct actx *a, struct avar *v)
+{
+	sqlite3_stmt *st;
+
+	v->prof_total = (double)db_int(db, 0,
+		"SELECT COALESCE(SUM(p.total), 0) FROM profiles p JOIN runs r ON"
+		" r.id = p.run_id WHERE r.experiment_id = ? AND r.variant_id = ?",
+		2, a->exp, v->id);
+	if (!(v->prof_total > 0))
+		return 0;
+	st = db_prepare(db,
+		"SELECT s.name, SUM(ps.samples) FROM profile_symbols ps"
+		" JOIN symbols s ON s.id = ps.symbol_id JOIN runs r ON r.id = ps.run_id"
+		" WHERE r.experiment_id = ? AND r.variant_id = ? GROUP BY s.name"
+		" ORDER BY 2 DESC LIMIT 200");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->exp);
+	sqlite3_bind_int64(st, 2, v->id);
+	v->syms = calloc(200, sizeof(*v->syms));
+	while (v->syms && sqlite3_step(st) == SQLITE_ROW) {
+		v->syms[v->nsyms].name =
+			strdup((const char *)sqlite3_column_text(st, 0));
+		v->syms[v->nsyms++].samples = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	return v->syms ? 0 : -1;
+}
+
+static int load(sqlite3 *db, struct actx *a)
+{
+	if (load_experiment(db, a) || load_variants(db, a))
+		return -1;
+	for (size_t i = 0; i < a->nv; i++)
+		if (load_runs(db, a, &a->v[i]) || load_symbols(db, a, &a->v[i]))
+			return -1;
+	return 0;
+}
+
+/* Newest calibrated noise for this host, backend, bench and metric. */
+static int host_noise(sqlite3 *db, const struct actx *a,
+		      enum verdict_metric m, double *noise, int *runs)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT noise_pct, runs FROM host_calibration WHERE host_id = ?"
+		" AND backend = ? AND bench_key = ? AND metric = ? AND noise_pct > 0"
+		" ORDER BY id DESC LIMIT 1");
+	int found = 0;
+
+	if (!st)
+		return 0;
+	sqlite3_bind_int64(st, 1, a->host_id);
+	sqlite3_bind_text(st, 2, a->backend, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, a->bench, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, verdict_metric_str(m), -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*noise = sqlite3_column_double(st, 0);
+		*runs = sqlite3_column_int(st, 1);
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+static json_t *rows_json(const struct verdict_row *rows, size_t n)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:s}",
+			"metric", rows[i].name, "base", rows[i].base,
+			"base_sd_pct", rows[i].base_sd_pct, "new", rows[i].new,
+			"new_sd_pct", rows[i].new_sd_pct, "change", rows[i].change,
+			"change_unit", rows[i].points ? "points" : "%"));
+	return arr;
+}
+
+static int64_t store(sqlite3 *db, const struct actx *a, const struct avar *c,
+		     const struct avar *v, const struct verdict_result *r,
+		     json_t *result)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO comparisons (experiment_id, variant_id,"
+		" control_variant_id, metric, verdict, delta_pct, ci_low, ci_high,"
+		" p_value, mde_pct, runs, result, computed_at)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	char *txt = json_dumps(result, JSON_COMPACT);
+	int64_t id = -1;
+
+	if (!st || !txt)
+		goto out;
+	sqlite3_bind_int64(st, 1, a->exp);
+	sqlite3_bind_int64(st, 2, v->id);
+	sqlite3_bind_int64(st, 3, c->id);
+	sqlite3_bind_text(st, 4, verdict_metric_str(r->metric), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, verdict_kind_str(r->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 6, r->delta_pct);
+	sqlite3_bind_double(st, 7, r->ci_lo);
+	sqlite3_bind_double(st, 8, r->ci_hi);
+	sqlite3_bind_double(st, 9, r->p);
+	if (isfinite(r->mde_pct))
+		sqlite3_bind_double(st, 10, r->mde_pct);
+	sqlite3_bind_int64(st, 11, (int64_t)(r->n_ctrl < r->n_var ? r->n_ctrl : r->n_var));
+	sqlite3_bind_text(st, 12, txt, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 13, (int64_t)time(NULL));
+	if (sqlite3_step(st) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(db);
+out:
+	sqlite3_finalize(st);
+	free(txt);
+	return id;
+}
+
+/* A side's runs as paired.h wants them, valued in @m (heap). */
+static struct paired_run *paired_side(const struct avar *s,
+				      enum verdict_metric m)
+{
+	struct paired_run *p = calloc(s->n + 1, sizeof(*p));
+
+	for (size_t i = 0; p && i < s->n; i++) {
+		p[i].value = m == VERDICT_NS_PER_IO ? s->runs[i].ns_per_io :
+			     verdict_run_mean(&s->runs[i]);
+		if (!isfinite(p[i].value))
+			p[i].value = 0;
+		p[i].boot = s->boot[i];
+		p[i].pos = s->pos[i];
+	}
+	return p;
+}
+
+/* A toggle experiment: the verdict of the runs paired in their boots. */
+static int toggle_verdict(const struct avar *c, const struct avar *v,
+			  const struct verdict_opts *o, struct verdict_result *r)
+{
+	struct paired_run *pc = paired_side(c, r->metric);
+	struct paired_run *pv = paired_side(v, r->metric);
+	int rc = pc && pv ? paired_verdict(pc, c->n, pv, v->n, o, r) : -1;
+
+	free(pc);
+	free(pv);
+	return rc;
+}
+
+/*
+ * Compare variant @v with the control and store the row. Returns the
+ * comparison id (or -1) and the result in @r.
+ */
+static int64_t compare_one(sqlite3 *db, const struct actx *a,
+			   const struct avar *c, const struct avar *v,
+			   struct verdict_result *r)
+{
+	struct verdict_row rows[3 + AN_TOP_SYMS];
+	struct verdict_opts o;
+	enum verdict_metric m;
+	json_t *j;
+	char *text;
+	size_t nrows;
+	int64_t id;
+
+	verdict_opts_default(&o);
+	o.seed ^= (uint64_t)a->exp * 1000003u ^ (uint64_t)v->id;
+	o.looks = a->looks;
+	o.alpha_look = planner_look_alpha(a->runs, a->max_runs, VERDICT_MIN_RUNS,
+					  o.alpha, a->rounds);
+	o.more_runs = a->next > 0;
+	m = verdict_pick_metric(c->runs, c->n, v->runs, v->n);
+	host_noise(db, a, m, &o.host_noise_pct, &o.host_noise_runs);
+	if (verdict_compare_runs(c->runs, c->n, v->runs, v->n, &o, r))
+		return -1;
+	if (a->runs_per_boot > 0 && toggle_verdict(c, v, &o, r))
+		return -1;
+	nrows = verdict_rows(c->runs, c->n, v->runs, v->n, rows, 3);
+	nrows += verdict_symbol_rows(c->syms, c->nsyms, c->prof_total, v->syms,
+				     v->nsyms, v->prof_total, rows + nrows,
+				     AN_TOP_SYMS);
+	text = verdict_text(r, c->name, v->name, rows, nrows);
+	j = verdict_json(r);
+	if (!j || !text) {
+		free(text);
+		json_decref(j);
+		return -1;
+	}
+	json_object_set_new(j, "variant", json_string(v->name));
+	json_object_set_new(j, "control", json_string(c->name));
+	json_object_set_new(j, "rows", rows_json(rows, nrows));
+	json_object_set_new(j, "text", json_string(text));
+	if (o.host_noise_pct > 0)
+		json_object_set_new(j, "host_noise_runs",
+				    json_integer(o.host_noise_runs));
+	id = store(db, a, c, v, r, j);
+	free(text);
+	json_decref(j);
+	return id;
+}
+
+/* Compare all variants; @regress gets comparison ids of alertable rows. */
+static int compare_all(sqlite3 *db, struct actx *a, int64_t *regress,
+		       size_t *nregress)
+{
+	int inconclusive = 0;
+
+	*nregress = 0;
+	for (size_t i = 0; i < a->nv; i++) {
+		struct verdict_result r;
+		int64_t id;
+
+		if (i == a->ctrl || !a->v[i].n || !a->v[a->ctrl].n)
+			continue;
+		id = compare_one(db, a, &a->v[a->ctrl], &a->v[i], &r);
+		if (id < 0)
+			return -1;
+		inconclusive += r.kind == VERDICT_INCONCLUSIVE;
+		if (r.kind == VERDICT_REGRESSION && !r.per_second &&
+		    fabs(r.delta_pct) >= r.mde_pct)
+			regress[(*nregress)++] = id;
+	}
+	return inconclusive;
+}
+
+int analysis_compare(sqlite3 *db, int64_t experiment_id)
+{
+	struct actx a = { .exp = experiment_id };
+	int64_t *ids = NULL;
+	size_t n;
+	int ret = -1;
+
+	if (load(db, &a) || !a.nv)
+		goto out;
+	ids = calloc(a.nv, sizeof(*ids));
+	if (ids)
+		ret = compare_all(db, &a, ids, &n);
+out:
+	free(ids);
+	actx_free(&a);
+	return ret;
+}
+
+/* ---- calibration ------------------------------------------------------------ */
+
+static int is_aa(const struct actx *a)
+{
+	for (size_t i = 1; i < a->nv; i++)
+		if (strcmp(a->v[i].key, a->v[0].key))
+			return 0;
+	return a->nv >= 2;
+}
+
+/* The metric every variant reports: ns/IO, else IOPS. */
+static enum verdict_metric calib_metric(const struct actx *a)
+{
+	for (size_t i = 0; i < a->nv; i++)
+		if (verdict_pick_metric(a->v[i].runs, a->v[i].n, a->v[i].runs,
+					a->v[i].n) == VERDICT_IOPS)
+			return VERDICT_IOPS;
+	return VERDICT_NS_PER_IO;
+}
+
+/*
+ * Pooled run-to-run sd (% of each variant's mean) over the variants: each
+ * variant's runs are replicates of one kernel and command line. Returns
+ * the degrees of freedom (0: too few runs); @nmin gets the smallest
+ * per-variant run count.
+ */
+static size_t pooled_noise(const struct actx *a, enum verdict_metric m,
+			   double *noise, size_t *nmin)
+{
+	double ss = 0;
+	size_t df = 0;
+
+	*nmin = SIZE_MAX;
+	for (size_t i = 0; i < a->nv; i++) {
+		double *x = malloc((a->v[i].n + 1) * sizeof(*x)), sd, mean;
+		size_t k = x ? verdict_run_values(a->v[i].runs, a->v[i].n, m, x) : 0;
+
+		if (k >= 2) {
+			mean = stats_mean(x, k);
+			sd = 100 * stats_stddev(x, k) / mean;
+			ss += sd * sd * (k - 1);
+			df += k - 1;
+			*nmin = k < *nmin ? k : *nmin;
+		}
+		free(x);
+	}
+	*noise = df ? sqrt(ss / df) : 0;
+	return df;
+}
+
+/* A host_calibration row: what later verdicts on this host use. */
+static int store_host_noise(sqlite3 *db, const struct actx *a,
+			    enum verdict_metric m, size_t nruns, double noise)
+{
+	struct verdict_opts o;
+	sqlite3_stmt *st;
+	int ret = -1;
+
+	verdict_opts_default(&o);
+	st = db_prepare(db,
+		"INSERT INTO host_calibration (host_id, backend, bench_key, metric,"
+		" runs, noise_pct, mde_pct, experiment_id, computed_at)"
+		" VALUES (?,?,?,?,?,?,?,?,?)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->host_id);
+	sqlite3_bind_text(st, 2, a->backend, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, a->bench, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, verdict_metric_str(m), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, (int64_t)nruns);
+	sqlite3_bind_double(st, 6, noise);
+	sqlite3_bind_double(st, 7, verdict_mde(noise, nruns, nruns, &o));
+	sqlite3_bind_int64(st, 8, a->exp);
+	sqlite3_bind_int64(st, 9, (int64_t)time(NULL));
+	if (sqlite3_step(st) == SQLITE_DONE)
+		ret = 0;
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int calibrate_aa(sqlite3 *db, const struct actx *a)
+{
+	enum verdict_metric m = calib_metric(a);
+	double noise;
+	size_t nmin;
+
+	if (!pooled_noise(a, m, &noise, &nmin) || !a->host_id)
+		return 0;	/* too few runs to say anything */
+	/*
+	 * Identical runs (qemu-icount can repeat to the last digit) show no
+	 * noise, which is not a noise of 0: an MDE of 0 would make every
+	 * later "no change" impossible. Stay uncalibrated; more runs tell.
+	 */
+	if (noise == 0)
+		return 0;
+	return store_host_noise(db, a, m, nmin, noise);
+}
+
+/* Median of the values at N = @n; NAN when there are none. */
+static double ladder_median_at(const double *n, const double *v, size_t np,
+			       double at, double *tmp, size_t *k)
+{
+	*k = 0;
+	for (size_t i = 0; i < np; i++)
+		if (n[i] == at && isfinite(v[i]))
+			tmp[(*k)++] = v[i];
+	return *k ? stats_median(tmp, *k) : NAN;
+}
+
+/* Pooled within-step sd of the values, % of each step's mean. */
+static void ladder_noise(const double *n, const double *v, size_t np,
+			 double *tmp, struct ladder_fit *f)
+{
+	double ss = 0;
+
+	f->runs = SIZE_MAX;
+	f->noise_df = 0;
+	for (size_t i = 0; i < np; i++) {
+		size_t k, j;
+
+		for (j = 0; j < i && n[j] != n[i]; j++)
+			;
+		if (j < i)
+			continue;	/* step seen already */
+		ladder_median_at(n, v, np, n[i], tmp, &k);
+		if (k < 2)
+			continue;
+		double sd = 100 * stats_stddev(tmp, k) / stats_mean(tmp, k);
+
+		ss += sd * sd * (k - 1);
+		f->noise_df += k - 1;
+		f->runs = k < f->runs ? k : f->runs;
+	}
+	f->noise_pct = f->noise_df ? sqrt(ss / f->noise_df) : NAN;
+	if (f->runs == SIZE_MAX)
+		f->runs = 0;
+}
+
+/*
+ * Residual sd of the line, in %. Used as the noise when every step's runs
+ * were identical, which the qemu-icount tier can do to the last digit: a
+ * within-step sd of 0 then says only that the runs could not show their
+ * noise. The residuals also carry any curvature of the ladder, so this
+ * errs high (a larger MDE), never low. Below 1e-9 % is rounding: 0.
+ */
+static double ladder_residual_sd(const double *x, const double *y, size_t m,
+				 const struct ladder_fit *f)
+{
+	double ss = 0, r;
+
+	if (m < 3)
+		return 0;
+	for (size_t i = 0; i < m; i++) {
+		r = y[i] - (f->intercept_pct + f->slope_pct * x[i]);
+		ss += r * r;
+	}
+	r = sqrt(ss / (m - 2));
+	return r < 1e-9 ? 0 : r;
+}
+
+int ladder_fit(const double *n, const double *v, size_t np,
+	       const struct verdict_opts *o, struct ladder_fit *f)
+{
+	double *x = malloc((np + 1) * sizeof(*x));
+	double *y = malloc((np + 1) * sizeof(*y));
+	double *tmp = malloc((np + 1) * sizeof(*tmp));
+	struct stats_linfit lf;
+	size_t k, m = 0;
+	int ret = -1;
+
+	memset(f, 0, sizeof(*f));
+	f->mde_pct = f->mde_units = f->noise_pct = NAN;
+	if (!x || !y || !tmp)
+		goto out;
+	f->ctrl_median = ladder_median_at(n, v, np, 0, tmp, &k);
+	if (!(f->ctrl_median != 0) || !isfinite(f->ctrl_median))
+		goto out;	/* no N = 0 runs */
+	for (size_t i = 0; i < np; i++) {
+		if (!isfinite(v[i]) || !(n[i] >= 0))
+			continue;
+		x[m] = n[i];
+		y[m++] = 100 * (v[i] - f->ctrl_median) / f->ctrl_median;
+	}
+	if (stats_linfit(x, y, m, &lf))
+		goto out;	/* fewer than two distinct N */
+	f->npoints = m;
+	f->slope_pct = lf.slope;
+	f->intercept_pct = lf.intercept;
+	f->r2 = lf.r2;
+	f->slope_se = lf.slope_se;
+	f->cost_per_unit = lf.slope / 100 * f->ctrl_median;
+	ladder_noise(n, v, np, tmp, f);
+	if (f->noise_df && f->noise_pct == 0) {
+		double rs = ladder_residual_sd(x, y, m, f);
+
+		if (rs > 0) {
+			f->noise_pct = rs;
+			f->noise_df = m - 2;
+			f->noise_from_fit = true;
+		}
+	}
+	if (f->noise_df) {
+		f->mde_pct = verdict_mde(f->noise_pct, f->runs, f->runs, o);
+		if (f->slope_pct != 0)
+			f->mde_units = f->mde_pct / fabs(f->slope_pct);
+	}
+	ret = 0;
+out:
+	free(x);
+	free(y);
+	free(tmp);
+	return ret;
+}
+
+/*
+ * Each run's delta % against the control median, fitted against N; the
+ * pooled within-step noise also becomes the host's calibration (every
+ * step is a set of replicates of one kernel and command line).
+ */
+static int calibrate_ladder(sqlite3 *db, const struct actx *a)
+{
+	enum verdict_metric m = calib_metric(a);
+	struct ladder_fit f;
+	struct verdict_opts o;
+	double *x, *y;
+	size_t np = 0, total = 0;
+	sqlite3_stmt *st = NULL;
+	json_t *pts = json_array();
+	char *ptxt = NULL;
+	int ret = -1;
+
+	for (size_t i = 0; i < a->nv; i++)
+		total += a->v[i].n;
+	x = calloc(total + 1, sizeof(*x));
+	y = calloc(total + 1, sizeof(*y));
+	if (!x || !y || !pts)
+		goto out;
+	for (size_t i = 0; i < a->nv; i++) {
+		size_t k = verdict_run_values(a->v[i].runs, a->v[i].n, m, y + np);
+
+		for (size_t j = 0; j < k; j++)
+			x[np + j] = a->v[i].canary < 0 ? 0 : (double)a->v[i].canary;
+		np += k;
+	}
+	verdict_opts_default(&o);
+	ret = 0;
+	if (ladder_fit(x, y, np, &o, &f))
+		goto out;	/* nothing to fit */
+	for (size_t i = 0; i < np; i++)
+		json_array_append_new(pts, json_pack("{s:f, s:f, s:f}", "n", x[i],
+			"value", y[i], "delta_pct", 100 * (y[i] - f.ctrl_median) /
+			f.ctrl_median));
+	ptxt = json_dumps(pts, JSON_COMPACT);
+	st = db_prepare(db,
+		"INSERT INTO ladder_fits (experiment_id, host_id, metric, slope_pct,"
+		" intercept_pct, r2, slope_se, mde_units, points, computed_at)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?)");
+	ret = -1;
+	if (!st || !ptxt)
+		goto out;
+	sqlite3_bind_int64(st, 1, a->exp);
+	if (a->host_id)
+		sqlite3_bind_int64(st, 2, a->host_id);
+	sqlite3_bind_text(st, 3, verdict_metric_str(m), -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 4, f.slope_pct);
+	sqlite3_bind_double(st, 5, f.intercept_pct);
+	sqlite3_bind_double(st, 6, f.r2);
+	if (isfinite(f.slope_se))
+		sqlite3_bind_double(st, 7, f.slope_se);
+	if (isfinite(f.mde_units))
+		sqlite3_bind_double(st, 8, f.mde_units);
+	sqlite3_bind_text(st, 9, ptxt, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 10, (int64_t)time(NULL));
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	if (!ret && a->host_id && f.noise_df && f.noise_pct > 0)
+		ret = store_host_noise(db, a, m, f.runs, f.noise_pct);
+out:
+	sqlite3_finalize(st);
+	json_decref(pts);
+	free(ptxt);
+	free(x);
+	free(y);
+	return ret;
+}
+
+static int is_ladder(const struct actx *a)
+{
+	int distinct = 0;
+
+	for (size_t i = 0; i < a->nv; i++) {
+		int seen = 0;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= a->v[j].canary == a->v[i].canary;
+		distinct += !seen && a->v[i].canary >= 0;
+	}
+	return distinct >= 2;
+}
+
+/*
+ * Calibration experiments; a ladder is unambiguous, so an explicit
+ * experiment shaped like one (kernel-patches/series/ladder.json through
+ * POST /api/v1/experiments) is fitted too.
+ */
+static int calibrate(sqlite3 *db, const struct actx *a)
+{
+	int cal = !strcmp(a->kind, "calibration");
+
+	if (a->nv < 2 || (!cal && strcmp(a->kind, "explicit")))
+		return 0;
+	if (cal && is_aa(a))
+		return calibrate_aa(db, a);
+	if (is_ladder(a))
+		return calibrate_ladder(db, a);
+	return 0;
+}
+
+int analysis_calibrate(sqlite3 *db, int64_t experiment_id)
+{
+	struct actx a = { .exp = experiment_id };
+	int ret = -1;
+
+	if (!load(db, &a))
+		ret = calibrate(db, &a);
+	actx_free(&a);
+	return ret;
+}
+
+/* A tracked baseline's run: one point (median run value) on its series. */
+static int record_baseline(sqlite3 *db, const struct actx *a)
+{
+	const struct avar *c;
+	enum verdict_metric m;
+	sqlite3_stmt *st;
+	char name[256] = "", label[128] = "";
+	double *vals, med;
+	int64_t sid = -1;
+	size_t k;
+
+	if (!db_int(db, 0, "SELECT COALESCE(baseline_id, 0) FROM experiments"
+		    " WHERE id = ?", 1, a->exp) || !a->nv)
+		return 0;
+	c = &a->v[a->ctrl];
+	m = verdict_pick_metric(c->runs, c->n, c->runs, c->n);
+	vals = malloc((c->n + 1) * sizeof(*vals));
+	if (!vals)
+		return -1;
+	k = verdict_run_values(c->runs, c->n, m, vals);
+	med = k ? stats_median(vals, k) : NAN;
+	free(vals);
+	if (!k)
+		return 0;
+	st = db_prepare(db,
+		"SELECT 'baseline:' || b.name || '@' || COALESCE(h.name, 'any'),"
+		" COALESCE(NULLIF(ba.ref, ''), (SELECT kernel FROM runs WHERE"
+		" experiment_id = e.id LIMIT 1), '') FROM experiments e"
+		" JOIN baselines b ON b.id = e.baseline_id JOIN bases ba ON"
+		" ba.id = b.base_id LEFT JOIN hosts h ON h.id = e.host_id WHERE e.id = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->exp);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		copy_col(name, sizeof(name), st, 0);
+		copy_col(label, sizeof(label), st, 1);
+	}
+	sqlite3_finalize(st);
+	if (!*name || db_begin(db))
+		return -1;
+	sid = series_get_or_create(db, name, verdict_metric_str(m), a->host_id,
+				   db_int(db, 0, "SELECT baseline_id FROM experiments"
+					  " WHERE id = ?", 1, a->exp));
+	if (sid < 0 || series_add_point(db, sid, (int64_t)time(NULL), med, label,
+					0, a->exp) || db_commit(db)) {
+		db_rollback(db);
+		return -1;
+	}
+	return series_detect(db, sid, time(NULL)) < 0 ? -1 : 0;
+}
+
+int analysis_experiment_done(sqlite3 *db, int64_t experiment_id)
+{
+	struct actx a = { .exp = experiment_id };
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int inconclusive, ret = -1, added = 0;
+
+	if (load(db, &a))
+		goto out;
+	if (!a.nv) {
+		ret = 0;
+		goto out;
+	}
+	ids = calloc(a.nv, sizeof(*ids));
+	if (!ids)
+		goto out;
+	inconclusive = compare_all(db, &a, ids, &n);
+	if (inconclusive < 0)
+		goto out;
+	if (calibrate(db, &a))
+		fprintf(stderr, "perflabd: calibration of experiment %lld failed\n",
+			(long long)experiment_id);
+	if (record_baseline(db, &a))
+		fprintf(stderr, "perflabd: series point of experiment %lld failed\n",
+			(long long)experiment_id);
+	/* Inconclusive: more runs up to the next planned look, if any. */
+	if (inconclusive > 0 && a.next > a.rounds) {
+		added = planner_extend(db, experiment_id, a.next - a.rounds);
+		if (added < 0)
+			goto out;
+	}
+	/* Final verdicts only: alert when no more runs are coming. The
+	 * steps of a calibration ladder are regressions by design. */
+	if (!added && strcmp(a.kind, "calibration") && !is_ladder(&a))
+		for (size_t i = 0; i < n; i++)
+			if (alerts_raise_verdict(db, ids[i], 1, time(NULL)) < 0)
+				goto out;
+	ret = 0;
+out:
+	free(ids);
+	actx_free(&a);
+	return ret;
+}

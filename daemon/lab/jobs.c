@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Job leases, retries, variant failure and experiment completion.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/rand.h>
+
+#include "daemon/lab/analysis.h"
+#include "daemon/store/db.h"
+#include "daemon/lab/jobs.h"
+
+#define LOG_MAX (4u << 20)
+
+void jobs_publish(const struct jobs_ctx *c, int64_t job_id, int64_t exp,
+		  const char *state, int attempt, const char *phase,
+		  const char *message)
+{
+	json_t *o;
+
+	if (!c->ev)
+		return;
+	o = json_pack("{s:I,s:I,s:s,s:i}", "job_id", (json_int_t)job_id,
+		      "experiment_id", (json_int_t)exp, "state", state,
+		      "attempt", attempt);
+	if (o && phase)
+		json_object_set_new(o, "phase", json_string(phase));
+	if (o && message)
+		json_object_set_new(o, "message", json_string(message));
+	events_publish(c->ev, "job", o);
+}
+
+static void publish_experiment(const struct jobs_ctx *c, int64_t exp,
+			       const char *state)
+{
+	if (c->ev)
+		events_publish(c->ev, "experiment",
+			       json_pack("{s:I,s:s}", "experiment_id",
+					 (json_int_t)exp, "state", state));
+}
+
+static int job_event(sqlite3 *db, int64_t job, int attempt, time_t now,
+		     const char *event, int64_t host, const char *lease,
+		     const char *reason, const char *log)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO job_events (job_id, attempt,"
+				      " at, event, host_id, lease_token, reason, log)"
+				      " VALUES (?,?,?,?,?,?,?,?)");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, job);
+	sqlite3_bind_int(st, 2, attempt);
+	sqlite3_bind_int64(st, 3, (int64_t)now);
+	sqlite3_bind_text(st, 4, event, -1, SQLITE_STATIC);
+	if (host > 0)
+		sqlite3_bind_int64(st, 5, host);
+	if (lease)
+		sqlite3_bind_text(st, 6, lease, -1, SQLITE_STATIC);
+	if (reason)
+		sqlite3_bind_text(st, 7, reason, -1, SQLITE_STATIC);
+	if (log)
+		sqlite3_bind_text(st, 8, log, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void free_host(sqlite3 *db, int64_t job)
+{
+	db_int(db, 0, "UPDATE hosts SET current_job_id = NULL WHERE"
+	       " current_job_id = ? RETURNING id", 1, (int64_t)job);
+}
+
+struct jobrow {
+	int64_t id, exp, variant, host;
+	int attempt;
+	char lease[33];
+};
+
+static int load_job(sqlite3 *db, int64_t job, struct jobrow *j)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT experiment_id, variant_id,"
+				      " coalesce(lease_host_id, 0), attempt,"
+				      " coalesce(lease_token, '') FROM jobs WHERE id = ?");
+	int rc = -1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, job);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		j->id = job;
+		j->exp = sqlite3_column_int64(st, 0);
+		j->variant = sqlite3_column_int64(st, 1);
+		j->host = sqlite3_column_int64(st, 2);
+		j->attempt = sqlite3_column_int(st, 3);
+		snprintf(j->lease, sizeof(j->lease), "%s", sqlite3_column_text(st, 4));
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * End the current lease of a job: back to the queue when @retry and
+ * attempts remain, else failed. Returns the new state or NULL on error.
+ */
+static const char *release(sqlite3 *db, const struct jobs_ctx *c,
+			   const struct jobrow *j, const char *event,
+			   const char *reason, const char *log, bool retry,
+			   time_t now)
+{
+	bool requeue = retry && j->attempt < c->max_attempts;
+	const char *state = requeue ? "queued" : "failed";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (job_event(db, j->id, j->attempt, now, event, j->host, j->lease,
+		      reason, log))
+		return NULL;
+	st = db_prepare(db, "UPDATE jobs SET state = ?, lease_token = NULL,"
+			" lease_expires = NULL, phase = NULL, message = NULL,"
+			" failure_reason = ?, failure_log = ?,"
+			" finished_at = CASE WHEN ? = 'failed' THEN ? END WHERE id = ?");
+	if (!st)
+		return NULL;
+	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, reason, -1, SQLITE_STATIC);
+	if (log)
+		sqlite3_bind_text(st, 3, log, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, state, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, (int64_t)now);
+	sqlite3_bind_int64(st, 6, j->id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return NULL;
+	free_host(db, j->id);
+	return state;
+}
+
+int jobs_settle_experiment(sqlite3 *db, int64_t exp, time_t now)
+{
+	int64_t left, done;
+	const char *state;
+
+	left = db_int(db, -1, "SELECT count(*) FROM jobs WHERE experiment_id = ?"
+		      " AND state IN ('queued', 'claimed', 'running')", 1, (int64_t)exp);
+	if (left != 0)
+		return 0;
+	done = db_int(db, 0, "SELECT count(*) FROM jobs WHERE experiment_id = ?"
+		      " AND state = 'done'", 1, (int64_t)exp);
+	state = done > 0 ? "done" : "failed";
+	sqlite3_stmt *st = db_prepare(db, "UPDATE experiments SET state = ?, finished_at = ?,"
+				      " failure_reason = CASE WHEN ? = 'failed' THEN"
+				      " (SELECT 'no run succeeded: ' || coalesce(failure_reason, '?')"
+				      " FROM jobs WHERE experiment_id = experiments.id AND"
+				      " failure_reason IS NOT NULL ORDER BY seq LIMIT 1) END"
+				      " WHERE id = ? AND state IN ('queued', 'running')");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (int64_t)now);
+	sqlite3_bind_text(st, 3, state, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, exp);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE || sqlite3_changes(db) == 0)
+		return 0;
+	return done > 0 ? 1 : 2;
+}
+
+void jobs_after_settle(sqlite3 *db, const struct jobs_ctx *c, int64_t exp,
+		       int settled)
+{
+	if (c->defer && settled) {
+		c->defer->experiment_id = exp;
+		c->defer->settled = settled;
+		return;
+	}
+	if (settled == 1) {
+		if (analysis_experiment_done(db, exp))
+			fprintf(stderr, "perflabd: analysis of experiment %lld failed\n",
+				(long long)exp);
+		/* The analysis may have scheduled more runs (inconclusive). */
+		if (db_int(db, 0, "SELECT state = 'running' FROM experiments WHERE id = ?",
+			   1, (int64_t)exp))
+			publish_experiment(c, exp, "running");
+		else
+			publish_experiment(c, exp, "done");
+	} else if (settled == 2) {
+		publish_experiment(c, exp, "failed");
+	}
+}
+
+/* ---- claim ----------------------------------------------------------- */
+
+static int64_t pick_experiment(sqlite3 *db, int64_t host)
+{
+	int64_t exp;
+	sqlite3_stmt *st;
+
+	exp = db_int(db, 0, "SELECT e.id FROM experiments e WHERE e.host_id = ? AND"
+		     " e.state IN ('queued', 'running') AND EXISTS (SELECT 1 FROM"
+		     " jobs j WHERE j.experiment_id = e.id AND j.state = 'queued')"
+		     " ORDER BY e.id LIMIT 1", 1, (int64_t)host);
+	if (exp)
+		return exp;
+	st = db_prepare(db, "SELECT e.id FROM experiments e, hosts h WHERE h.id = ?"
+			" AND e.state = 'queued' AND e.host_id IS NULL AND"
+			" (e.backend IS NULL OR e.backend = h.backend) AND"
+			" (e.label IS NULL OR e.label IN (SELECT label FROM host_labels"
+			" WHERE host_id = h.id)) ORDER BY e.id LIMIT 1");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, host);
+	exp = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return exp;
+}
+
+static int requeue_held(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
+			time_t now)
+{
+	int64_t job;
+	struct jobrow j;
+
+	while ((job = db_int(db, 0, "SELECT id FROM jobs WHERE lease_host_id = ?"
+			     " AND state IN ('claimed', 'running') LIMIT 1",
+			     1, (int64_t)host)) > 0) {
+		if (load_job(db, job, &j) ||
+		    !release(db, c, &j, "abandoned",
+			     "abandoned: the host claimed a new job", NULL, true, now))
+			return -1;
+	}
+	return 0;
+}
+
+static int new_lease(char lease[33])
+{
+	unsigned char rnd[16];
+	int i;
+
+	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
+		return -1;
+	for (i = 0; i < 16; i++)
+		snprintf(lease + 2 * i, 3, "%02x", rnd[i]);
+	return 0;
+}
+
+/* Lease @job to @host; its attempt number, or -1. */
+static int lease_job(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
+		     int64_t job, const char *lease, const char *group,
+		     time_t now)
+{
+	sqlite3_stmt *st;
+	int rc, attempt;
+
+	st = db_prepare(db, "UPDATE jobs SET state = 'claimed', attempt = attempt + 1,"
+			" lease_token = ?, lease_host_id = ?, lease_expires = ?,"
+			" claimed_at = ?, phase = NULL, message = NULL, lease_group = ?"
+			" WHERE id = ? RETURNING attempt");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, lease, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, host);
+	sqlite3_bind_int64(st, 3, (int64_t)(now + c->lease_seconds));
+	sqlite3_bind_int64(st, 4, (int64_t)now);
+	if (group)
+		sqlite3_bind_text(st, 5, group, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, job);
+	rc = sqlite3_step(st);
+	attempt = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	if (attempt < 0 ||
+	    job_event(db, job, attempt, now, "claimed", host, lease, NULL, NULL))
+		return -1;
+	return attempt;
+}
+
+/*
+ * A toggle experiment (runs_per_boot > 0) hands out the queued jobs of
+ * @first's boot (run_index / runs_per_boot) with it, in seq order, each
+ * with its own lease and all in @first's lease group.
+ */
+static int lease_boot_siblings(sqlite3 *db, const struct jobs_ctx *c,
+			       int64_t host, int64_t exp, int64_t first,
+			       const char *group, time_t now)
+{
+	int64_t per_boot, ids[1024];
+	sqlite3_stmt *st;
+	char lease[33];
+	int n = 0, i;
+
+	per_boot = db_int(db, 0, "SELECT runs_per_boot FROM experiments WHERE"
+			  " id = ?", 1, (int64_t)exp);
+	if (per_boot <= 0)
+		return 0;
+	st = db_prepare(db, "SELECT id FROM jobs WHERE experiment_id = ?1 AND"
+			" state = 'queued' AND id != ?2 AND run_index / ?3 ="
+			" (SELECT run_index / ?3 FROM jobs WHERE id = ?2)"
+			" ORDER BY seq");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, exp);
+	sqlite3_bind_int64(st, 2, first);
+	sqlite3_bind_int64(st, 3, per_boot);
+	while (n < (int)(sizeof(ids) / sizeof(ids[0])) &&
+	       sqlite3_step(st) == SQLITE_ROW)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (i = 0; i < n; i++)
+		if (new_lease(lease) ||
+		    lease_job(db, c, host, ids[i], lease, group, now) < 0)
+			return -1;
+	return n;
+}
+
+int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
+	       time_t now, struct claim *out)
+{
+	int64_t exp, job;
+	int n;
+
+	if (new_lease(out->lease))
+		return -1;
+	if (db_begin(db))
+		return -1;
+	if (requeue_held(db, c, host, now))
+		goto fail;
+	exp = pick_experiment(db, host);
+	if (exp < 0)
+		goto fail;
+	if (exp == 0) {
+		db_int(db, 0, "UPDATE hosts SET last_seen = ? WHERE id = ? RETURNING id",
+		       2, (int64_t)now, (int64_t)host);
+		return db_commit(db) ? -1 : 0;
+	}
+	job = db_int(db, 0, "SELECT id FROM jobs WHERE experiment_id = ? AND"
+		     " state = 'queued' ORDER BY seq LIMIT 1", 1, (int64_t)exp);
+	if (job <= 0)
+		goto fail;
+	out->attempt = lease_job(db, c, host, job, out->lease, NULL, now);
+	if (out->attempt < 0)
+		goto fail;
+	n = lease_boot_siblings(db, c, host, exp, job, out->lease, now);
+	if (n < 0)
+		goto fail;
+	/* A boot of several jobs: the first one's lease names the group. */
+	if (n > 0 && db_int(db, -1, "UPDATE jobs SET lease_group = lease_token"
+			    " WHERE id = ? RETURNING 0", 1, (int64_t)job) != 0)
+		goto fail;
+	if (db_int(db, -1, "UPDATE hosts SET current_job_id = ?, last_seen = ?"
+		   " WHERE id = ? RETURNING id", 3, (int64_t)job, (int64_t)now,
+		   (int64_t)host) < 0)
+		goto fail;
+	if (db_int(db, -1, "UPDATE experiments SET host_id = ?, state = 'running',"
+		   " started_at = coalesce(started_at, ?) WHERE id = ? RETURNING id",
+		   3, (int64_t)host, (int64_t)now, (int64_t)exp) < 0)
+		goto fail;
+	if (db_commit(db))
+		return -1;
+	out->job_id = job;
+	out->experiment_id = exp;
+	out->expires = now + c->lease_seconds;
+	jobs_publish(c, job, exp, "claimed", out->attempt, NULL, NULL);
+	return 1;
+fail:
+	db_rollback(db);
+	return -1;
+}
+
+/* ---- lease checks, heartbeat, failure --------------------------------- */
+
+int jobs_lease_check(sqlite3 *db, int64_t job, int64_t host, const char *lease,
+		     time_t now, int64_t *exp, int64_t *variant, int *attempt,
+		     int *run_index)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT state, coalesce(lease_token, ''),"
+				      " coalesce(lease_host_id, 0), coalesce(lease_expires, 0),"
+				      " experiment_id, variant_id, attempt, run_index"
+				      " FROM jobs WHERE id = ?");
+	int rc = JOB_NOT_FOUND;
+
+	if (!st)
+		return JOB_ERROR;
+	sqlite3_bind_int64(st, 1, job);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		goto out;
+	rc = JOB_STALE;
+	const char *state = (const char *)sqlite3_column_text(st, 0);
+
+	if (strcmp(state, "claimed") && strcmp(state, "running"))
+		goto out;
+	if (strcmp((const char *)sqlite3_column_text(st, 1), lease))
+		goto out;
+	if (host && sqlite3_column_int64(st, 2) != host)
+		goto out;
+	if (sqlite3_column_int64(st, 3) < (int64_t)now)
+		goto out;
+	if (exp)
+		*exp = sqlite3_column_int64(st, 4);
+	if (variant)
+		*variant = sqlite3_column_int64(st, 5);
+	if (attempt)
+		*attempt = sqlite3_column_int(st, 6);
+	if (run_index)
+		*run_index = sqlite3_column_int(st, 7);
+	rc = JOB_OK;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int jobs_heartbeat(sqlite3 *db, const struct jobs_ctx *c, int64_t job,
+		   int64_t host, const char *lease, const char *phase,
+		   const char *message, time_t now, time_t *expires)
+{
+	sqlite3_stmt *st;
+	int64_t exp;
+	int rc, attempt;
+
+	if (db_begin(db))
+		return JOB_ERROR;
+	rc = jobs_lease_check(db, job, host, lease, now, &exp, NULL, &attempt, NULL);
+	if (rc != JOB_OK)
+		goto out;
+	rc = JOB_ERROR;
+	/* A toggle boot's jobs share the lease group: one heartbeat keeps
+	 * every job of the boot that is not uploaded yet. */
+	st = db_prepare(db, "UPDATE jobs SET state = 'running', lease_expires = ?,"
+			" phase = coalesce(?, phase), message = ? WHERE id = ?4 OR"
+			" (lease_group = (SELECT lease_group FROM jobs WHERE id = ?4)"
+			" AND state IN ('claimed', 'running'))");
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, (int64_t)(now + c->lease_seconds));
+	if (phase)
+		sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
+	if (message)
+		sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, job);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		rc = JOB_OK;
+	sqlite3_finalize(st);
+	if (rc == JOB_OK)
+		db_int(db, 0, "UPDATE hosts SET last_seen = ? WHERE id = (SELECT"
+		       " lease_host_id FROM jobs WHERE id = ?) RETURNING id", 2,
+		       (int64_t)now, (int64_t)job);
+out:
+	if (rc != JOB_OK) {
+		db_rollback(db);
+		return rc;
+	}
+	if (db_commit(db))
+		return JOB_ERROR;
+	*expires = now + c->lease_seconds;
+	jobs_publish(c, job, exp, "running", attempt, phase, message);
+	return JOB_OK;
+}
+
+static int fail_variant(sqlite3 *db, const struct jobrow *j, const char *reason,
+			const char *log, time_t now)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = db_prepare(db, "UPDATE variants SET state = 'failed', failure_reason = ?,"
+			" failure_log = ? WHERE id = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, reason, -1, SQLITE_STATIC);
+	if (log)
+		sqlite3_bind_text(st, 2, log, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, j->variant);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return -1;
+	st = db_prepare(db, "UPDATE jobs SET state = 'cancelled', finished_at = ?,"
+			" failure_reason = 'variant failed: ' || ? WHERE variant_id = ?"
+			" AND state = 'queued'");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)now);
+	sqlite3_bind_text(st, 2, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, j->variant);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * The boot of a toggle job ended early: its other jobs that are still
+ * leased (not uploaded) go back to the queue for a new boot. Their failure
+ * is not theirs, so they are retried whatever @reason was.
+ */
+static int release_boot(sqlite3 *db, const struct jobs_ctx *c,
+			const struct jobrow *failed, const char *reason,
+			time_t now)
+{
+	char why[160];
+	struct jobrow j;
+	int64_t job;
+
+	snprintf(why, sizeof(why), "the boot ended with job %lld (%s)",
+		 (long long)failed->id, reason);
+	while ((job = db_int(db, 0, "SELECT id FROM jobs WHERE lease_group ="
+			     " (SELECT lease_group FROM jobs WHERE id = ?) AND"
+			     " state IN ('claimed', 'running') AND id != ?"
+			     " ORDER BY seq LIMIT 1", 2, (int64_t)failed->id,
+			     (int64_t)failed->id)) > 0) {
+		if (load_job(db, job, &j) ||
+		    !release(db, c, &j, "requeued", why, NULL, true, now))
+			return -1;
+	}
+	return 0;
+}
+
+static bool retryable(const char *reason)
+{
+	return !strcmp(reason, "boot") || !strcmp(reason, "bench") ||
+	       !strcmp(reason, "internal");
+}
+
+int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,
+	      const char *lease, const char *reason, const char *log, time_t now)
+{
+	bool retry = retryable(reason);
+	const char *state;
+	struct jobrow j;
+	int rc, settled = 0;
+
+	/* setting: a toggle variant's runtime setting the kernel refused. */
+	if (!retry && strcmp(reason, "patch_apply") && strcmp(reason, "build") &&
+	    strcmp(reason, "setting"))
+		return JOB_ERROR;
+	if (db_begin(db))
+		return JOB_ERROR;
+	rc = jobs_lease_check(db, job, host, lease, now, NULL, NULL, NULL, NULL);
+	if (rc != JOB_OK)
+		goto out;
+	rc = JOB_ERROR;
+	if (load_job(db, job, &j))
+		goto out;
+	state = release(db, c, &j, "failed", reason, log, retry, now);
+	if (!state)
+		goto out;
+	/* The boot's other jobs first: those of a failing variant are then
+	 * queued and cancelled with it, not handed to the next boot. */
+	if (release_boot(db, c, &j, reason, now))
+		goto out;
+	if (!retry && fail_variant(db, &j, reason, log, now))
+		goto out;
+	settled = jobs_settle_experiment(db, j.exp, now);
+	if (settled < 0)
+		goto out;
+	rc = JOB_OK;
+out:
+	if (rc != JOB_OK) {
+		db_rollback(db);
+		return rc;
+	}
+	if (db_commit(db))
+		return JOB_ERROR;
+	jobs_publish(c, job, j.exp, state, j.attempt, NULL, reason);
+	jobs_after_settle(db, c, j.exp, settled);
+	return JOB_OK;
+}
+
+int jobs_expire(sqlite3 *db, const struct jobs_ctx *c, time_t now)
+{
+	struct jobrow j;
+	const char *state;
+	int64_t job;
+	int n = 0, settled;
+
+	for (;;) {
+		job = db_int(db, 0, "SELECT id FROM jobs WHERE state IN ('claimed',"
+			     " 'running') AND lease_expires < ? ORDER BY id LIMIT 1",
+			     1, (int64_t)now);
+		if (job <= 0 || db_begin(db))
+			break;
+		if (load_job(db, job, &j))
+			goto fail;
+		state = release(db, c, &j, "expired", "lease expired", NULL, true, now);
+		if (!state)
+			goto fail;
+		settled = jobs_settle_experiment(db, j.exp, now);
+		if (settled < 0 || db_commit(db))
+			goto fail;
+		n++;
+		jobs_publish(c, job, j.exp, state, j.attempt, NULL, "lease expired");
+		jobs_after_settle(db, c, j.exp, settled);
+		continue;
+fail:
+		db_rollback(db);
+		break;
+	}
+	return n;
+}
+
+int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c, int64_t exp,
+			   time_t now)
+{
+	int64_t st;
+
+	if (db_begin(db))
+		return JOB_ERROR;
+	st = db_int(db, -1, "SELECT state IN ('queued', 'running') FROM experiments"
+		    " WHERE id = ?", 1, (int64_t)exp);
+	if (st != 1) {
+		db_rollback(db);
+		return st < 0 ? JOB_NOT_FOUND : JOB_STALE;
+	}
+	if (db_int(db, -1, "UPDATE hosts SET current_job_id = NULL WHERE current_job_id"
+		   " IN (SELECT id FROM jobs WHERE experiment_id = ?) RETURNING 0",
+		   1, (int64_t)exp) < -1 ||
+	    db_int(db, -1, "UPDATE jobs SET state = 'cancelled', lease_token = NULL,"
+		   " lease_expires = NULL, finished_at = ?, failure_reason = 'cancelled'"
+		   " WHERE experiment_id = ? AND state IN ('queued', 'claimed', 'running')"
+		   " RETURNING 0", 2, (int64_t)now, (int64_t)exp) < -1 ||
+	    db_int(db, -1, "UPDATE experiments SET state = 'cancelled', finished_at = ?"
+		   " WHERE id = ? RETURNING 0", 2, (int64_t)now, (int64_t)exp) != 0) {
+		db_rollback(db);
+		return JOB_ERROR;
+	}
+	if (db_commit(db))
+		return JOB_ERROR;
+	publish_experiment(c, exp, "cancelled");
+	return JOB_OK;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Job leases (docs/contracts.md sections 2 and 3): claim, heartbeat,
+ * failure, expiry, cancellation, and experiment completion. Functions
+ * run their own transactions; callers in the daemon serialise them with
+ * server.write_lock.
+ */
+#ifndef PERFLAB_JOBS_H
+#define PERFLAB_JOBS_H
+
+#include <stdint.h>
+#include <time.h>
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "daemon/http/events.h"
+
+/* An experiment that settled; its analysis is left to the caller. */
+struct jobs_deferred {
+	int64_t experiment_id;
+	int settled;		/* see jobs_settle_experiment; 0: none */
+};
+
+struct jobs_ctx {
+	int lease_seconds;
+	int max_attempts;
+	struct events *ev;	/* may be NULL */
+	/*
+	 * NULL: run the analysis of a settled experiment right away.
+	 * Else record it here so the caller can run jobs_after_settle()
+	 * after releasing its locks (result and fail handlers).
+	 */
+	struct jobs_deferred *defer;
+};
+
+struct claim {
+	int64_t job_id;
+	int64_t experiment_id;
+	char lease[33];
+	time_t expires;
+	int attempt;
+};
+
+/* Results of the lease calls (negative: HTTP status to answer). */
+enum {
+	JOB_OK = 0,
+	JOB_ERROR = -500,
+	JOB_NOT_FOUND = -404,
+	JOB_STALE = -409,
+};
+
+/*
+ * Claim the next job for @host_id: continue the experiment pinned to the
+ * host, else pin the oldest queued experiment whose label/backend match.
+ * A job the host still holds is requeued first (the runner restarted).
+ * Returns 1 and fills @out, 0 when nothing is claimable, -1 on error.
+ */
+int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host_id,
+	       time_t now, struct claim *out);
+
+/* The job spec answered to the runner (contracts.md "Claimed job"). */
+json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds);
+
+/*
+ * Check that @lease is the current lease of @job_id (held by @host_id
+ * unless 0) and not expired. Inside the caller's transaction. JOB_OK and
+ * the job's experiment/variant/attempt/run_index, or JOB_NOT_FOUND/STALE.
+ */
+int jobs_lease_check(sqlite3 *db, int64_t job_id, int64_t host_id,
+		     const char *lease, time_t now, int64_t *experiment_id,
+		     int64_t *variant_id, int *attempt, int *run_index);
+
+int jobs_heartbeat(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
+		   int64_t host_id, const char *lease, const char *phase,
+		   const char *message, time_t now, time_t *expires);
+
+/* @reason: patch_apply|build (variant fails) or boot|bench|internal (retry). */
+int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
+	      int64_t host_id, const char *lease, const char *reason,
+	      const char *log, time_t now);
+
+/* Requeue or fail every job whose lease expired before @now. Returns count. */
+int jobs_expire(sqlite3 *db, const struct jobs_ctx *c, time_t now);
+
+/* Cancel an experiment and its unfinished jobs. JOB_OK, NOT_FOUND or STALE
+ * (already finished). */
+int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c,
+			   int64_t experiment_id, time_t now);
+
+/*
+ * Inside a transaction: if no job of the experiment is left to run, mark it
+ * done (some run succeeded) or failed. Returns 1 done, 2 failed, 0 not yet.
+ */
+int jobs_settle_experiment(sqlite3 *db, int64_t experiment_id, time_t now);
+/* After commit: run the analysis for a done experiment and publish events. */
+void jobs_after_settle(sqlite3 *db, const struct jobs_ctx *c,
+		       int64_t experiment_id, int settled);
+
+void jobs_publish(const struct jobs_ctx *c, int64_t job_id, int64_t experiment_id,
+		  const char *state, int attempt, const char *phase,
+		  const char *message);
+
+#endif

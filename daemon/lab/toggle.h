@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Toggle experiments (issue 20): one kernel image booted once, variants
+ * that differ only by runtime settings (sysctl under /proc/sys, sysfs, a
+ * module parameter under /sys/module/NAME/parameters), run alternately in
+ * that boot. This module checks the settings a request asks for against
+ * the path rules and the admins' allowlist (table setting_allowlist, the
+ * runtime counterpart of the cmdline allowlist of trust.h), and checks
+ * that the variants really share one image.
+ */
+#ifndef PERFLAB_TOGGLE_H
+#define PERFLAB_TOGGLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "daemon/lab/planner.h"
+#include "daemon/lab/trust.h"
+#include "rtsetting.h"
+
+/* An allowlist pattern: a valid path, optionally ending in '*'. */
+int toggle_pattern_check(const char *pattern, char *err, size_t errlen);
+
+/*
+ * Check variant @name's "settings" object @settings (may be NULL: none)
+ * for @who: path and value rules, at most RTSETTING_MAX, and for
+ * non-admin keys every path in setting_allowlist. Returns 0, or the HTTP
+ * status (400, 403) with the reason in @err; -1 on a database error.
+ */
+int toggle_settings_check(sqlite3 *db, const struct trust_who *who,
+			  const json_t *settings, char *err, size_t errlen);
+
+/*
+ * The variants of a toggle experiment share one image: same patches,
+ * cmdline and setup; they differ only by settings (equal settings make an
+ * A/A, which is allowed). 0, or 400 with the reason in @err.
+ */
+int toggle_variants_check(const struct variant_spec *v, int n, char *err,
+			  size_t errlen);
+
+#endif

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The trust model for experiment requests; see trust.h and
+ * docs/security.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/store/db.h"
+#include "daemon/http/http.h"
+#include "daemon/lab/trust.h"
+#include "kcmdline.h"
+
+#define MAX_PATTERNS 256
+
+static const char *const backends[] = { "local", "qemu", "qemu-icount",
+					"kexec", NULL };
+
+bool trust_backend_known(const char *backend)
+{
+	for (int i = 0; backends[i]; i++)
+		if (!strcmp(backends[i], backend))
+			return true;
+	return false;
+}
+
+const char *trust_backend_names(void)
+{
+	return "local, qemu, qemu-icount, kexec";
+}
+
+int trust_pattern_check(const char *pattern, char *err, size_t errlen)
+{
+	size_t n = strlen(pattern);
+
+	if (n == 0 || n > 128) {
+		snprintf(err, errlen, "'pattern' must be 1 to 128 characters");
+		return -1;
+	}
+	if (kcmdline_check(pattern, err, errlen))
+		return -1;
+	if (strchr(pattern, ' ')) {
+		snprintf(err, errlen, "'pattern' is one parameter: no spaces");
+		return -1;
+	}
+	if (strchr(pattern, '*') && strchr(pattern, '*') != pattern + n - 1) {
+		snprintf(err, errlen, "'*' may only end a pattern");
+		return -1;
+	}
+	/* "*" or "=..." would allow init=, systemd.run= and the like. */
+	if (pattern[0] == '*' || pattern[0] == '=') {
+		snprintf(err, errlen, "a pattern must start with a parameter"
+			 " name");
+		return -1;
+	}
+	return 0;
+}
+
+bool trust_pattern_match(const char *pattern, const char *param, size_t len)
+{
+	size_t n = strlen(pattern);
+
+	if (n && (pattern[n - 1] == '*' || pattern[n - 1] == '=')) {
+		if (pattern[n - 1] == '*')
+			n--;
+		return len >= n && !memcmp(pattern, param, n);
+	}
+	return len == n && !memcmp(pattern, param, n);
+}
+
+int trust_cmdline_allowed(const char *const *patterns, size_t n,
+			  const char *cmdline, char *err, size_t errlen)
+{
+	const char *w = cmdline;
+
+	while (*w) {
+		size_t len, i;
+
+		w += strspn(w, " \t\n");
+		len = strcspn(w, " \t\n");
+		if (!len)
+			break;
+		for (i = 0; i < n; i++)
+			if (trust_pattern_match(patterns[i], w, len))
+				break;
+		if (i == n) {
+			snprintf(err, errlen, "kernel parameter '%.*s' is not on"
+				 " the allowlist (GET /api/v1/allowlist/cmdline;"
+				 " an admin adds patterns)", (int)(len > 128 ? 128 :
+				 len), w);
+			return -1;
+		}
+		w += len;
+	}
+	return 0;
+}
+
+/* The allowlist patterns, heap strings; the count or -1. */
+static int load_patterns(sqlite3 *db, char **out, int cap)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT pattern FROM cmdline_allowlist"
+				      " ORDER BY id");
+	int n = 0;
+
+	if (!st)
+		return -1;
+	while (n < cap && sqlite3_step(st) == SQLITE_ROW) {
+		out[n] = strdup((const char *)sqlite3_column_text(st, 0));
+		if (!out[n])
+			break;
+		n++;
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+static int check_cmdline(sqlite3 *db, const struct trust_who *who,
+			 const char *cmdline, char *err, size_t errlen)
+{
+	char *pat[MAX_PATTERNS];
+	int n, ret;
+
+	if (!cmdline || !*cmdline)
+		return 0;
+	if (kcmdline_check(cmdline, err, errlen))
+		return 422;
+	if (who->role == ROLE_ADMIN)
+		return 0;
+	n = load_patterns(db, pat, MAX_PATTERNS);
+	if (n < 0)
+		return -1;
+	ret = trust_cmdline_allowed((const char *const *)pat, (size_t)n,
+				    cmdline, err, errlen) ? 403 : 0;
+	while (n--)
+		free(pat[n]);
+	return ret;
+}
+
+static int resolve_script(sqlite3 *db, struct variant_spec *v,
+			  const char *name, char **buf, char *err,
+			  size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT script FROM setup_scripts"
+				      " WHERE name = ?");
+	int ret = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*buf = strdup((const char *)sqlite3_column_text(st, 0));
+		ret = *buf ? 0 : -1;
+		v->setup = *buf;
+		v->setup_script = name;
+	} else {
+		snprintf(err, errlen, "no stored setup script named '%.64s'"
+			 " (GET /api/v1/setup-scripts)", name);
+		ret = 422;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int trust_variant(sqlite3 *db, const struct trust_who *who,
+		  struct variant_spec *v, const char *script_name, char **buf,
+		  char *err, size_t errlen)
+{
+	int rc;
+
+	*buf = NULL;
+	rc = check_cmdline(db, who, v->cmdline, err, errlen);
+	if (rc)
+		return rc;
+	if (script_name && v->setup && *v->setup) {
+		snprintf(err, errlen, "give 'setup' or 'setup_script', not both");
+		return 422;
+	}
+	if (script_name)
+		return resolve_script(db, v, script_name, buf, err, errlen);
+	if (v->setup && *v->setup && who->role != ROLE_ADMIN) {
+		snprintf(err, errlen, "raw 'setup' runs as root on the test host"
+			 " and needs an admin key; name a stored script with"
+			 " 'setup_script' (GET /api/v1/setup-scripts)");
+		return 403;
+	}
+	return 0;
+}
+
+int trust_quota(sqlite3 *db, const struct trust_who *who, int runs,
+		char *err, size_t errlen)
+{
+	int64_t queued;
+
+	if (runs > TRUST_MAX_REQUEST_RUNS) {
+		snprintf(err, errlen, "this request queues %d runs (variants x"
+			 " runs); at most %d may be queued per request", runs,
+			 TRUST_MAX_REQUEST_RUNS);
+		return 422;
+	}
+	if (who->role == ROLE_ADMIN || who->max_queued <= 0)
+		return 0;
+	queued = db_int(db, -1, "SELECT count(*) FROM jobs j JOIN experiments e"
+			" ON e.id = j.experiment_id WHERE e.submitter_key_id = ?"
+			" AND j.state IN ('queued', 'claimed', 'running')", 1,
+			who->key_id);
+	if (queued < 0)
+		return -1;
+	if (queued + runs > who->max_queued) {
+		snprintf(err, errlen, "key '%s' has %lld runs queued or running"
+			 " and this request adds %d: the quota is %d per key"
+			 " (perflabd --max-queued-runs); retry when some finished",
+			 who->key_name, (long long)queued, runs, who->max_queued);
+		return 429;
+	}
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trust model of docs/security.md, for the code that makes
+ * experiments: what a key's role may make a test host do.
+ *
+ * A submit key's variants may only use kernel command-line parameters
+ * that match the admins' allowlist (table cmdline_allowlist) and setup
+ * scripts that an admin stored (table setup_scripts), by name. Admin keys
+ * may use any parameter and raw setup text. Every key is held to the
+ * known backends and, unless admin, to a quota of queued runs.
+ */
+#ifndef PERFLAB_TRUST_H
+#define PERFLAB_TRUST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+
+#include "daemon/lab/planner.h"
+
+/* Jobs (variants x runs) one request may queue. */
+#define TRUST_MAX_REQUEST_RUNS 256
+/* Default of perflabd --max-queued-runs: queued or running jobs per key. */
+#define TRUST_DEFAULT_QUEUED_RUNS 1000
+
+/* Who is asking: the request's key. */
+struct trust_who {
+	int role;		/* ROLE_* of daemon/http.h */
+	int64_t key_id;
+	const char *key_name;
+	int max_queued;		/* perflabd --max-queued-runs; 0: no quota */
+};
+
+/* 1 if a runner can run @backend (local, qemu, qemu-icount, kexec). */
+bool trust_backend_known(const char *backend);
+/* The known backends, for messages: "local, qemu, qemu-icount, kexec". */
+const char *trust_backend_names(void);
+
+/*
+ * A cmdline pattern an admin may store: 1-128 printable characters
+ * without spaces or quotes; '*' only at the end; not "*" alone.
+ * 0 ok, -1 with the reason in @err.
+ */
+int trust_pattern_check(const char *pattern, char *err, size_t errlen);
+/* 1 if the one parameter @param (@len bytes) matches @pattern. */
+bool trust_pattern_match(const char *pattern, const char *param, size_t len);
+/*
+ * Every whitespace-separated parameter of @cmdline matches one of
+ * @patterns[0..n): 0, or -1 with the first parameter that does not in
+ * @err. Characters are checked separately (common/kcmdline.h).
+ */
+int trust_cmdline_allowed(const char *const *patterns, size_t n,
+			  const char *cmdline, char *err, size_t errlen);
+
+/*
+ * Check variant @v of a request from @who and resolve its setup script:
+ * @script_name (may be NULL) is looked up in setup_scripts and its text
+ * put into v->setup (the text lives in @buf, which the caller frees).
+ * Returns 0, or the HTTP status (403, 422) with the reason in @err.
+ */
+int trust_variant(sqlite3 *db, const struct trust_who *who,
+		  struct variant_spec *v, const char *script_name, char **buf,
+		  char *err, size_t errlen);
+/*
+ * A request from @who queues @runs more jobs: 0, or 422 (more than
+ * TRUST_MAX_REQUEST_RUNS in one request) or 429 (past the key's quota)
+ * with the numbers in @err; -1 on a database error.
+ */
+int trust_quota(sqlite3 *db, const struct trust_who *who, int runs,
+		char *err, size_t errlen);
+
+#endif

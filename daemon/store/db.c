@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+/*
+ * SQLite store: connection setup, migrations, connection pool.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/store/db.h"
+#include "daemon/store/migrations.h"
+
+int db_schema_version(void)
+{
+	int v = 0;
+	size_t i;
+
+	for (i = 0; i < perflab_migrations_count; i++)
+		if (perflab_migrations[i].version > v)
+			v = perflab_migrations[i].version;
+	return v;
+}
+
+sqlite3 *db_open(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
+			     SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open database %s: %s", path,
+			 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		goto fail;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	if (sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
+			 "PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY;",
+			 NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot set up database %s: %s", path,
+			 sqlite3_errmsg(db));
+		goto fail;
+	}
+	return db;
+fail:
+	sqlite3_close(db);
+	return NULL;
+}
+
+int db_user_version(sqlite3 *db)
+{
+	return (int)db_int(db, -1, "PRAGMA user_version", 0);
+}
+
+static int apply_one(sqlite3 *db, const struct migration *m, char *err,
+		     size_t errlen)
+{
+	char *msg = NULL;
+	char sql[64];
+
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK)
+		goto fail;
+	if (sqlite3_exec(db, m->sql, NULL, NULL, &msg) != SQLITE_OK)
+		goto fail_rollback;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", m->version);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		goto fail_rollback;
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
+		goto fail_rollback;
+	return 0;
+fail_rollback:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+	snprintf(err, errlen, "migration %s failed: %s", m->name,
+		 msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+int db_migrate_with(sqlite3 *db, const struct migration *m, size_t n,
+		    char *err, size_t errlen)
+{
+	int cur = db_user_version(db), max = 0, next;
+	size_t i;
+
+	if (cur < 0) {
+		snprintf(err, errlen, "cannot read schema version: %s",
+			 sqlite3_errmsg(db));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (m[i].version > max)
+			max = m[i].version;
+	if (cur > max) {
+		snprintf(err, errlen,
+			 "database schema version %d is newer than this perflabd "
+			 "(knows up to %d); refusing to open it: upgrade perflabd",
+			 cur, max);
+		return -1;
+	}
+	/* Apply in version order whatever the array order. */
+	for (next = cur + 1; next <= max; next++) {
+		for (i = 0; i < n; i++)
+			if (m[i].version == next)
+				break;
+		if (i == n)
+			continue;
+		if (apply_one(db, &m[i], err, errlen))
+			return -1;
+		cur = next;
+	}
+	return cur;
+}
+
+int db_migrate(sqlite3 *db, char *err, size_t errlen)
+{
+	return db_migrate_with(db, perflab_migrations, perflab_migrations_count,
+			       err, errlen);
+}
+
+int db_exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		fprintf(stderr, "perflabd: sql error: %s (%s)\n",
+			msg ? msg : "?", sql);
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "perflabd: prepare failed: %s (%s)\n",
+			sqlite3_errmsg(db), sql);
+		return NULL;
+	}
+	return st;
+}
+
+int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	int64_t v = def;
+	va_list ap;
+	int i;
+
+	if (!st)
+		return def;
+	va_start(ap, nargs);
+	for (i = 0; i < nargs; i++)
+		sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
+	va_end(ap);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int db_begin(sqlite3 *db)
+{
+	return db_exec(db, "BEGIN IMMEDIATE");
+}
+
+int db_commit(sqlite3 *db)
+{
+	if (db_exec(db, "COMMIT")) {
+		db_rollback(db);
+		return -1;
+	}
+	return 0;
+}
+
+void db_rollback(sqlite3 *db)
+{
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int db_error_status(sqlite3 *db)
+{
+	switch (sqlite3_errcode(db)) {
+	case SQLITE_FULL:
+	case SQLITE_READONLY:
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_NOMEM:
+		return 503;
+	}
+	return 500;
+}
+
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
+{
+	__atomic_fetch_add((uint64_t *)arg, 1, __ATOMIC_RELEASE);
+	if (pages >= 1000)
+		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	return SQLITE_OK;
+}
+
+void db_count_commits(sqlite3 *db, uint64_t *counter)
+{
+	sqlite3_wal_hook(db, wal_hook, counter);
+}
+
+uint64_t db_pool_generation(struct db_pool *p)
+{
+	return __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE);
+}
+
+int db_pool_init(struct db_pool *p, const char *path)
+{
+	memset(p, 0, sizeof(*p));
+	p->path = strdup(path);
+	if (!p->path)
+		return -1;
+	pthread_mutex_init(&p->lock, NULL);
+	return 0;
+}
+
+sqlite3 *db_pool_get(struct db_pool *p)
+{
+	sqlite3 *db = NULL;
+	char err[256];
+
+	pthread_mutex_lock(&p->lock);
+	if (p->nidle > 0)
+		db = p->idle[--p->nidle];
+	pthread_mutex_unlock(&p->lock);
+	if (db)
+		return db;
+	db = db_open(p->path, err, sizeof(err));
+	if (!db)
+		fprintf(stderr, "perflabd: %s\n", err);
+	else
+		db_count_commits(db, &p->generation);
+	return db;
+}
+
+void db_pool_put(struct db_pool *p, sqlite3 *db)
+{
+	if (!db)
+		return;
+	db_rollback(db);
+	pthread_mutex_lock(&p->lock);
+	if (p->nidle == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 16;
+		sqlite3 **n = realloc(p->idle, cap * sizeof(*n));
+
+		if (!n) {
+			pthread_mutex_unlock(&p->lock);
+			sqlite3_close(db);
+			return;
+		}
+		p->idle = n;
+		p->cap = cap;
+	}
+	p->idle[p->nidle++] = db;
+	pthread_mutex_unlock(&p->lock);
+}
+
+void db_pool_destroy(struct db_pool *p)
+{
+	while (p->nidle > 0)
+		sqlite3_close(p->idle[--p->nidle]);
+	free(p->idle);
+	free(p->path);
+	pthread_mutex_destroy(&p->lock);
+}
