@@ -19,16 +19,7 @@ void api_jobs_ctx(struct http_req *req, struct jobs_ctx *c)
 	c->lease_seconds = req->srv->cfg.lease_seconds;
 	c->max_attempts = req->srv->cfg.max_attempts;
 	c->ev = &req->srv->events;
-	c->defer = NULL;
-}
-
-/* Analysis of an experiment that settled, outside the write lock. */
-static void run_deferred(struct http_req *req, struct jobs_ctx *c,
-			 struct jobs_deferred *d)
-{
-	c->defer = NULL;
-	if (d->settled)
-		jobs_after_settle(req->db, c, d->experiment_id, d->settled);
+	c->analysis = &req->srv->analysis;
 }
 
 /* Host the caller acts for: runner keys only for their bound host. */
@@ -214,7 +205,6 @@ int api_job_result(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
 		"timings", "boot", NULL };
-	struct jobs_deferred d = { 0, 0 };
 	char err[512];
 	struct jobs_ctx c;
 	sqlite3 *w;
@@ -229,13 +219,13 @@ int api_job_result(struct http_req *req, struct http_resp *resp)
 		json_decref(body);
 		return http_error(resp, 400, "%s", err);
 	}
+	/* Stores the run and, for an experiment's last one, marks it for the
+	 * analysis worker: the runner's answer does not wait for verdicts. */
 	api_jobs_ctx(req, &c);
-	c.defer = &d;
 	w = server_writer_lock(req->srv);
 	code = ingest_result(w, &c, job, host, body, time(NULL), &run, err,
 			     sizeof(err));
 	server_writer_unlock(req->srv);
-	run_deferred(req, &c, &d);
 	json_decref(body);
 	if (code == 201) {
 		server_queue_kick(req->srv);	/* the host is free again */
@@ -252,7 +242,6 @@ int api_job_fail(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "lease", "reason", "log", NULL };
 	static const char *const reasons[] = { "patch_apply", "build", "boot", "bench",
 		"internal", "setting", NULL };
-	struct jobs_deferred d = { 0, 0 };
 	const char *reason, *log;
 	struct jobs_ctx c;
 	sqlite3 *w;
@@ -277,13 +266,11 @@ int api_job_fail(struct http_req *req, struct http_resp *resp)
 				  " bench, internal or setting");
 	}
 	api_jobs_ctx(req, &c);
-	c.defer = &d;
 	w = server_writer_lock(req->srv);
 	rc = jobs_fail(w, &c, job, host,
 		       json_string_value(json_object_get(body, "lease")), reason, log,
 		       time(NULL));
 	server_writer_unlock(req->srv);
-	run_deferred(req, &c, &d);
 	if (rc != JOB_OK) {
 		json_decref(body);
 		return lease_error(resp, rc);

@@ -460,14 +460,12 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 sqlite3 *server_writer_lock(struct server *s)
 {
-	fair_lock(&s->write_lock);
-	return s->writer;
+	return db_writer_lock(&s->writer);
 }
 
 void server_writer_unlock(struct server *s)
 {
-	db_rollback(s->writer);	/* never leave a transaction open */
-	fair_unlock(&s->write_lock);
+	db_writer_unlock(&s->writer);
 }
 
 void server_queue_kick(struct server *s)
@@ -516,6 +514,7 @@ static void *reaper_main(void *arg)
 		.lease_seconds = s->cfg.lease_seconds,
 		.max_attempts = s->cfg.max_attempts,
 		.ev = &s->events,
+		.analysis = &s->analysis,
 	};
 
 	while (!s->stopping) {
@@ -526,7 +525,8 @@ static void *reaper_main(void *arg)
 			sqlite3 *w = server_writer_lock(s);
 
 			n = jobs_expire(w, &jc, time(NULL));
-			/* Tracked baselines due: queue their experiments. */
+			/* Expired leases only mark experiments for analysis;
+			 * tracked baselines due: queue their experiments. */
 			if (series_baselines_tick(w, time(NULL)) > 0)
 				n++;
 			server_writer_unlock(s);
@@ -590,6 +590,7 @@ static int open_db(struct server *s)
 {
 	char err[512];
 	sqlite3 *db = db_open(s->cfg.db_path, err, sizeof(err));
+	sqlite3 *w;
 	int v;
 
 	if (!db) {
@@ -605,8 +606,11 @@ static int open_db(struct server *s)
 	sqlite3_close(db);
 	if (db_pool_init(&s->pool, s->cfg.db_path))
 		return -1;
-	s->writer = db_pool_get(&s->pool);
-	return s->writer ? 0 : -1;
+	w = db_pool_get(&s->pool);
+	if (!w)
+		return -1;
+	db_writer_init(&s->writer, w);
+	return 0;
 }
 
 int server_start(struct server *s, const struct server_config *cfg)
@@ -634,12 +638,17 @@ int server_start(struct server *s, const struct server_config *cfg)
 	events_init(&s->events);
 	cache_init(&s->cache);
 	metrics_init(&s->metrics, (int)perflab_routes_count);
-	fair_lock_init(&s->write_lock);
 	pthread_mutex_init(&s->queue_lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->queue_cond, &ca);
 	pthread_condattr_destroy(&ca);
+
+	/* Before the first request: uploads kick it. */
+	if (analysis_worker_start(&s->analysis, &s->pool, &s->writer, &s->events)) {
+		fprintf(stderr, "perflabd: cannot start the analysis worker\n");
+		return -1;
+	}
 
 	flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
 		MHD_USE_POLL | MHD_USE_ERROR_LOG;
@@ -681,8 +690,11 @@ void server_stop(struct server *s)
 	server_queue_kick(s);
 	events_close(&s->events);
 	pthread_join(s->reaper, NULL);
+	/* Finishes the analysis in hand; other marks wait for the next start. */
+	analysis_worker_stop(&s->analysis);
 	MHD_stop_daemon(s->mhd);
-	sqlite3_close(s->writer);
+	analysis_worker_destroy(&s->analysis);
+	db_writer_destroy(&s->writer);
 	db_pool_destroy(&s->pool);
 	metrics_destroy(&s->metrics);
 	events_destroy(&s->events);

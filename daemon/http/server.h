@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The perflabd server: configuration, shared state, the libmicrohttpd
- * glue (server.c) and the lease reaper.
+ * glue (server.c) and the lease reaper. It starts and stops the analysis
+ * worker; see daemon/store/writer.h for the write discipline.
  */
 #ifndef PERFLAB_SERVER_H
 #define PERFLAB_SERVER_H
@@ -11,12 +12,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "daemon/lab/analysis_worker.h"
 #include "daemon/http/auth.h"
 #include "daemon/http/cache.h"
 #include "daemon/http/clientaddr.h"
 #include "daemon/store/db.h"
 #include "daemon/http/events.h"
-#include "daemon/store/fairlock.h"
+#include "daemon/store/writer.h"
 #include "daemon/http/metrics.h"
 #include "daemon/http/ratelimit.h"
 
@@ -47,10 +49,11 @@ struct server {
 	struct resp_cache cache;	/* rendered GET responses, see cache.h */
 	struct ratelimit auth_fails;	/* failed keys per client, see ratelimit.h */
 	char web_real[PATH_MAX];
-	/* Serialises the runner protocol's write transactions (FIFO); they
-	 * use the one connection @writer, whose page cache stays warm. */
-	struct fair_lock write_lock;
-	sqlite3 *writer;
+	/* The one writer connection and its FIFO lock: the runner protocol,
+	 * the reaper and the analysis worker write through it (writer.h). */
+	struct db_writer writer;
+	/* Analyses experiments whose last job finished (analysis_worker.h). */
+	struct analysis_worker analysis;
 	/* Claim long-poll: bumped whenever jobs become claimable. */
 	pthread_mutex_t queue_lock;
 	pthread_cond_t queue_cond;

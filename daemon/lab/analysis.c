@@ -377,10 +377,10 @@ static int toggle_verdict(const struct avar *c, const struct avar *v,
 }
 
 /*
- * Compare variant @v with the control and store the row. Returns the
- * comparison id (or -1) and the result in @r.
+ * Compare variant @v with the control: the verdict in @r and the result
+ * JSON to store (NULL on error). Reads only (the host's calibration).
  */
-static int64_t compare_one(sqlite3 *db, const struct actx *a,
+static json_t *compare_one(sqlite3 *db, const struct actx *a,
 			   const struct avar *c, const struct avar *v,
 			   struct verdict_result *r)
 {
@@ -390,7 +390,6 @@ static int64_t compare_one(sqlite3 *db, const struct actx *a,
 	json_t *j;
 	char *text;
 	size_t nrows;
-	int64_t id;
 
 	verdict_opts_default(&o);
 	o.seed ^= (uint64_t)a->exp * 1000003u ^ (uint64_t)v->id;
@@ -401,9 +400,9 @@ static int64_t compare_one(sqlite3 *db, const struct actx *a,
 	m = verdict_pick_metric(c->runs, c->n, v->runs, v->n);
 	host_noise(db, a, m, &o.host_noise_pct, &o.host_noise_runs);
 	if (verdict_compare_runs(c->runs, c->n, v->runs, v->n, &o, r))
-		return -1;
+		return NULL;
 	if (a->runs_per_boot > 0 && toggle_verdict(c, v, &o, r))
-		return -1;
+		return NULL;
 	nrows = verdict_rows(c->runs, c->n, v->runs, v->n, rows, 3);
 	nrows += verdict_symbol_rows(c->syms, c->nsyms, c->prof_total, v->syms,
 				     v->nsyms, v->prof_total, rows + nrows,
@@ -413,7 +412,7 @@ static int64_t compare_one(sqlite3 *db, const struct actx *a,
 	if (!j || !text) {
 		free(text);
 		json_decref(j);
-		return -1;
+		return NULL;
 	}
 	json_object_set_new(j, "variant", json_string(v->name));
 	json_object_set_new(j, "control", json_string(c->name));
@@ -422,51 +421,116 @@ static int64_t compare_one(sqlite3 *db, const struct actx *a,
 	if (o.host_noise_pct > 0)
 		json_object_set_new(j, "host_noise_runs",
 				    json_integer(o.host_noise_runs));
-	id = store(db, a, c, v, r, j);
 	free(text);
-	json_decref(j);
-	return id;
+	return j;
 }
 
-/* Compare all variants; @regress gets comparison ids of alertable rows. */
-static int compare_all(sqlite3 *db, struct actx *a, int64_t *regress,
-		       size_t *nregress)
-{
-	int inconclusive = 0;
+/* One variant's comparison, computed and waiting to be stored. */
+struct acmp {
+	size_t vi;
+	struct verdict_result r;
+	json_t *result;
+};
 
-	*nregress = 0;
+/* An experiment's analysis between analysis_prepare and analysis_store. */
+struct analysis_plan {
+	struct actx a;
+	struct acmp *cmp;
+	size_t ncmp;
+	int inconclusive;
+};
+
+void analysis_plan_free(struct analysis_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->ncmp; i++)
+		json_decref(p->cmp[i].result);
+	free(p->cmp);
+	actx_free(&p->a);
+	free(p);
+}
+
+/* Compare every variant with the control (no writes). */
+static int compare_all(sqlite3 *db, struct analysis_plan *p)
+{
+	struct actx *a = &p->a;
+
+	p->cmp = calloc(a->nv + 1, sizeof(*p->cmp));
+	if (!p->cmp)
+		return -1;
 	for (size_t i = 0; i < a->nv; i++) {
-		struct verdict_result r;
-		int64_t id;
+		struct acmp *k = &p->cmp[p->ncmp];
 
 		if (i == a->ctrl || !a->v[i].n || !a->v[a->ctrl].n)
 			continue;
-		id = compare_one(db, a, &a->v[a->ctrl], &a->v[i], &r);
-		if (id < 0)
+		k->vi = i;
+		k->result = compare_one(db, a, &a->v[a->ctrl], &a->v[i], &k->r);
+		if (!k->result)
 			return -1;
-		inconclusive += r.kind == VERDICT_INCONCLUSIVE;
-		if (r.kind == VERDICT_REGRESSION && !r.per_second &&
-		    fabs(r.delta_pct) >= r.mde_pct)
+		p->ncmp++;
+		p->inconclusive += k->r.kind == VERDICT_INCONCLUSIVE;
+	}
+	return 0;
+}
+
+struct analysis_plan *analysis_prepare(sqlite3 *db, int64_t experiment_id)
+{
+	struct analysis_plan *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->a.exp = experiment_id;
+	if (load(db, &p->a) || (p->a.nv && compare_all(db, p))) {
+		analysis_plan_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * Store the comparison rows in one transaction; @regress gets the ids of
+ * the rows an alert may be raised for.
+ */
+static int store_all(sqlite3 *db, const struct analysis_plan *p,
+		     int64_t *regress, size_t *nregress)
+{
+	const struct actx *a = &p->a;
+
+	*nregress = 0;
+	if (db_begin(db))
+		return -1;
+	for (size_t i = 0; i < p->ncmp; i++) {
+		const struct acmp *k = &p->cmp[i];
+		int64_t id = store(db, a, &a->v[a->ctrl], &a->v[k->vi], &k->r,
+				   k->result);
+
+		if (id < 0) {
+			db_rollback(db);
+			return -1;
+		}
+		if (k->r.kind == VERDICT_REGRESSION && !k->r.per_second &&
+		    fabs(k->r.delta_pct) >= k->r.mde_pct)
 			regress[(*nregress)++] = id;
 	}
-	return inconclusive;
+	return db_commit(db);
 }
 
 int analysis_compare(sqlite3 *db, int64_t experiment_id)
 {
-	struct actx a = { .exp = experiment_id };
+	struct analysis_plan *p = analysis_prepare(db, experiment_id);
 	int64_t *ids = NULL;
 	size_t n;
 	int ret = -1;
 
-	if (load(db, &a) || !a.nv)
+	if (!p || !p->a.nv)
 		goto out;
-	ids = calloc(a.nv, sizeof(*ids));
-	if (ids)
-		ret = compare_all(db, &a, ids, &n);
+	ids = calloc(p->a.nv, sizeof(*ids));
+	if (ids && !store_all(db, p, ids, &n))
+		ret = p->inconclusive;
 out:
 	free(ids);
-	actx_free(&a);
+	analysis_plan_free(p);
 	return ret;
 }
 
@@ -849,46 +913,76 @@ static int record_baseline(sqlite3 *db, const struct actx *a)
 	return series_detect(db, sid, time(NULL)) < 0 ? -1 : 0;
 }
 
-int analysis_experiment_done(sqlite3 *db, int64_t experiment_id)
+/*
+ * The analysis is stored: clear the mark; an experiment with no job left
+ * to run is done (more runs planned keep it 'running').
+ */
+static int finish(sqlite3 *db, int64_t exp)
 {
-	struct actx a = { .exp = experiment_id };
+	sqlite3_stmt *st = db_prepare(db, "UPDATE experiments SET"
+		" analysis_pending = 0, finished_at = CASE WHEN state = 'running'"
+		" AND NOT EXISTS (SELECT 1 FROM jobs WHERE experiment_id = ?2 AND"
+		" state IN ('queued', 'claimed', 'running')) THEN ?1 ELSE"
+		" finished_at END, state = CASE WHEN state = 'running' AND NOT"
+		" EXISTS (SELECT 1 FROM jobs WHERE experiment_id = ?2 AND state IN"
+		" ('queued', 'claimed', 'running')) THEN 'done' ELSE state END"
+		" WHERE id = ?2");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, 2, exp);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int analysis_store(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p)
+{
+	struct actx *a = p ? &p->a : NULL;
 	int64_t *ids = NULL;
 	size_t n = 0;
-	int inconclusive, ret = -1, added = 0;
+	int ret = -1, added = 0;
 
-	if (load(db, &a))
+	if (!p || !a->nv)
+		goto done;
+	ids = calloc(a->nv, sizeof(*ids));
+	if (!ids || store_all(db, p, ids, &n))
 		goto out;
-	if (!a.nv) {
-		ret = 0;
-		goto out;
-	}
-	ids = calloc(a.nv, sizeof(*ids));
-	if (!ids)
-		goto out;
-	inconclusive = compare_all(db, &a, ids, &n);
-	if (inconclusive < 0)
-		goto out;
-	if (calibrate(db, &a))
+	if (calibrate(db, a))
 		fprintf(stderr, "perflabd: calibration of experiment %lld failed\n",
 			(long long)experiment_id);
-	if (record_baseline(db, &a))
+	if (record_baseline(db, a))
 		fprintf(stderr, "perflabd: series point of experiment %lld failed\n",
 			(long long)experiment_id);
 	/* Inconclusive: more runs up to the next planned look, if any. */
-	if (inconclusive > 0 && a.next > a.rounds) {
-		added = planner_extend(db, experiment_id, a.next - a.rounds);
+	if (p->inconclusive > 0 && a->next > a->rounds) {
+		added = planner_extend(db, experiment_id, a->next - a->rounds);
 		if (added < 0)
 			goto out;
 	}
 	/* Final verdicts only: alert when no more runs are coming. The
 	 * steps of a calibration ladder are regressions by design. */
-	if (!added && strcmp(a.kind, "calibration") && !is_ladder(&a))
+	if (!added && strcmp(a->kind, "calibration") && !is_ladder(a))
 		for (size_t i = 0; i < n; i++)
 			if (alerts_raise_verdict(db, ids[i], 1, time(NULL)) < 0)
 				goto out;
-	ret = 0;
+done:
+	ret = finish(db, experiment_id);
 out:
 	free(ids);
-	actx_free(&a);
+	return ret;
+}
+
+int analysis_experiment_done(sqlite3 *db, int64_t experiment_id)
+{
+	struct analysis_plan *p = analysis_prepare(db, experiment_id);
+	int ret;
+
+	if (!p)
+		return -1;
+	ret = analysis_store(db, experiment_id, p);
+	analysis_plan_free(p);
 	return ret;
 }

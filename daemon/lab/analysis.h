@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Experiment analysis hook: called by the job code when an experiment's
- * last job finished (state just became 'done'), outside any transaction.
+ * Experiment analysis: run by the analysis worker (analysis_worker.h) for
+ * an experiment whose last job finished (marked analysis_pending, still
+ * 'running'), in two steps: analysis_prepare() reads and computes without
+ * writing, analysis_store() writes under the caller's writer lock, clears
+ * the mark and sets the state 'done' unless more runs were planned.
  *
  * Reads every run and per-second sample of the experiment, compares each
  * variant with the control (verdict.h), and stores one comparisons row
@@ -33,6 +36,20 @@
 
 #include "daemon/analysis/verdict.h"
 
+struct analysis_plan;
+
+/* Read the experiment and compute its verdicts; no writes. NULL on error. */
+struct analysis_plan *analysis_prepare(sqlite3 *db, int64_t experiment_id);
+/*
+ * Store @p (comparisons, calibration, baseline series point, more runs,
+ * alerts) in short transactions of their own, then clear the mark. @p
+ * NULL (the analysis failed): only clear the mark and settle the state.
+ * 0 or -1.
+ */
+int analysis_store(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p);
+void analysis_plan_free(struct analysis_plan *p);
+
+/* Both steps on one connection (tools and tests). */
 int analysis_experiment_done(sqlite3 *db, int64_t experiment_id);
 
 /*

@@ -595,7 +595,7 @@ int ingest_result(sqlite3 *db, const struct jobs_ctx *c, int64_t job,
 			       (json_int_t)r.variant, "mean",
 			       json_object_get(json_object_get(json_object_get(body, "bench"),
 							       "summary"), "mean")));
-	jobs_after_settle(db, c, r.exp, settled);
+	jobs_after_settle(c, r.exp, settled);
 	return 201;
 fail:
 	rc = db_error_status(db);

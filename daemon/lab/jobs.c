@@ -8,7 +8,6 @@
 
 #include <openssl/rand.h>
 
-#include "daemon/lab/analysis.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/jobs.h"
 
@@ -144,58 +143,51 @@ static const char *release(sqlite3 *db, const struct jobs_ctx *c,
 
 int jobs_settle_experiment(sqlite3 *db, int64_t exp, time_t now)
 {
+	sqlite3_stmt *st;
 	int64_t left, done;
-	const char *state;
+	int rc;
 
 	left = db_int(db, -1, "SELECT count(*) FROM jobs WHERE experiment_id = ?"
 		      " AND state IN ('queued', 'claimed', 'running')", 1, (int64_t)exp);
 	if (left != 0)
-		return 0;
+		return left < 0 ? -1 : 0;
 	done = db_int(db, 0, "SELECT count(*) FROM jobs WHERE experiment_id = ?"
 		      " AND state = 'done'", 1, (int64_t)exp);
-	state = done > 0 ? "done" : "failed";
-	sqlite3_stmt *st = db_prepare(db, "UPDATE experiments SET state = ?, finished_at = ?,"
-				      " failure_reason = CASE WHEN ? = 'failed' THEN"
-				      " (SELECT 'no run succeeded: ' || coalesce(failure_reason, '?')"
-				      " FROM jobs WHERE experiment_id = experiments.id AND"
-				      " failure_reason IS NOT NULL ORDER BY seq LIMIT 1) END"
-				      " WHERE id = ? AND state IN ('queued', 'running')");
-	int rc;
-
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (int64_t)now);
-	sqlite3_bind_text(st, 3, state, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, exp);
+	/* Runs to analyse: the worker sets 'done' once the verdicts are in. */
+	if (done > 0) {
+		st = db_prepare(db, "UPDATE experiments SET analysis_pending = 1,"
+				" state = 'running' WHERE id = ? AND state IN"
+				" ('queued', 'running')");
+		if (!st)
+			return -1;
+		sqlite3_bind_int64(st, 1, exp);
+	} else {
+		st = db_prepare(db, "UPDATE experiments SET state = 'failed',"
+				" finished_at = ?, failure_reason = (SELECT"
+				" 'no run succeeded: ' || coalesce(failure_reason, '?')"
+				" FROM jobs WHERE experiment_id = experiments.id AND"
+				" failure_reason IS NOT NULL ORDER BY seq LIMIT 1)"
+				" WHERE id = ? AND state IN ('queued', 'running')");
+		if (!st)
+			return -1;
+		sqlite3_bind_int64(st, 1, (int64_t)now);
+		sqlite3_bind_int64(st, 2, exp);
+	}
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE || sqlite3_changes(db) == 0)
+	if (rc != SQLITE_DONE)
+		return -1;
+	if (sqlite3_changes(db) == 0)
 		return 0;
 	return done > 0 ? 1 : 2;
 }
 
-void jobs_after_settle(sqlite3 *db, const struct jobs_ctx *c, int64_t exp,
-		       int settled)
+void jobs_after_settle(const struct jobs_ctx *c, int64_t exp, int settled)
 {
-	if (c->defer && settled) {
-		c->defer->experiment_id = exp;
-		c->defer->settled = settled;
-		return;
-	}
-	if (settled == 1) {
-		if (analysis_experiment_done(db, exp))
-			fprintf(stderr, "perflabd: analysis of experiment %lld failed\n",
-				(long long)exp);
-		/* The analysis may have scheduled more runs (inconclusive). */
-		if (db_int(db, 0, "SELECT state = 'running' FROM experiments WHERE id = ?",
-			   1, (int64_t)exp))
-			publish_experiment(c, exp, "running");
-		else
-			publish_experiment(c, exp, "done");
-	} else if (settled == 2) {
+	if (settled == 1)
+		analysis_worker_kick(c->analysis);
+	else if (settled == 2)
 		publish_experiment(c, exp, "failed");
-	}
 }
 
 /* ---- claim ----------------------------------------------------------- */
@@ -569,7 +561,7 @@ out:
 	if (db_commit(db))
 		return JOB_ERROR;
 	jobs_publish(c, job, j.exp, state, j.attempt, NULL, reason);
-	jobs_after_settle(db, c, j.exp, settled);
+	jobs_after_settle(c, j.exp, settled);
 	return JOB_OK;
 }
 
@@ -596,7 +588,7 @@ int jobs_expire(sqlite3 *db, const struct jobs_ctx *c, time_t now)
 			goto fail;
 		n++;
 		jobs_publish(c, job, j.exp, state, j.attempt, NULL, "lease expired");
-		jobs_after_settle(db, c, j.exp, settled);
+		jobs_after_settle(c, j.exp, settled);
 		continue;
 fail:
 		db_rollback(db);
@@ -625,8 +617,9 @@ int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c, int64_t exp,
 		   " lease_expires = NULL, finished_at = ?, failure_reason = 'cancelled'"
 		   " WHERE experiment_id = ? AND state IN ('queued', 'claimed', 'running')"
 		   " RETURNING 0", 2, (int64_t)now, (int64_t)exp) < -1 ||
-	    db_int(db, -1, "UPDATE experiments SET state = 'cancelled', finished_at = ?"
-		   " WHERE id = ? RETURNING 0", 2, (int64_t)now, (int64_t)exp) != 0) {
+	    db_int(db, -1, "UPDATE experiments SET state = 'cancelled', finished_at = ?,"
+		   " analysis_pending = 0 WHERE id = ? RETURNING 0", 2, (int64_t)now,
+		   (int64_t)exp) != 0) {
 		db_rollback(db);
 		return JOB_ERROR;
 	}

@@ -2,8 +2,9 @@
 /*
  * Job leases (docs/contracts.md sections 2 and 3): claim, heartbeat,
  * failure, expiry, cancellation, and experiment completion. Functions
- * run their own transactions; callers in the daemon serialise them with
- * server.write_lock.
+ * run their own transactions; callers in the daemon run them on the
+ * writer connection under its lock (store/writer.h). An experiment's
+ * analysis is not run here: settling marks it for the analysis worker.
  */
 #ifndef PERFLAB_JOBS_H
 #define PERFLAB_JOBS_H
@@ -14,23 +15,15 @@
 #include <sqlite3.h>
 
 #include "daemon/http/events.h"
-
-/* An experiment that settled; its analysis is left to the caller. */
-struct jobs_deferred {
-	int64_t experiment_id;
-	int settled;		/* see jobs_settle_experiment; 0: none */
-};
+#include "daemon/lab/analysis_worker.h"
 
 struct jobs_ctx {
 	int lease_seconds;
 	int max_attempts;
 	struct events *ev;	/* may be NULL */
-	/*
-	 * NULL: run the analysis of a settled experiment right away.
-	 * Else record it here so the caller can run jobs_after_settle()
-	 * after releasing its locks (result and fail handlers).
-	 */
-	struct jobs_deferred *defer;
+	/* Kicked when an experiment is marked for analysis; may be NULL
+	 * (the mark stays for the next worker that starts). */
+	struct analysis_worker *analysis;
 };
 
 struct claim {
@@ -89,12 +82,13 @@ int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c,
 
 /*
  * Inside a transaction: if no job of the experiment is left to run, mark it
- * done (some run succeeded) or failed. Returns 1 done, 2 failed, 0 not yet.
+ * for analysis (some run succeeded; it stays 'running' until analysed) or
+ * set it failed. Returns 1 marked, 2 failed, 0 not yet, -1 on error.
  */
 int jobs_settle_experiment(sqlite3 *db, int64_t experiment_id, time_t now);
-/* After commit: run the analysis for a done experiment and publish events. */
-void jobs_after_settle(sqlite3 *db, const struct jobs_ctx *c,
-		       int64_t experiment_id, int settled);
+/* After commit: kick the analysis worker or publish the failure. */
+void jobs_after_settle(const struct jobs_ctx *c, int64_t experiment_id,
+		       int settled);
 
 void jobs_publish(const struct jobs_ctx *c, int64_t job_id, int64_t experiment_id,
 		  const char *state, int attempt, const char *phase,
