@@ -571,7 +571,9 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		" e.host_id AS \"host.id\", h.name AS \"host.name\", k.name AS submitter,"
 		" e.failure_reason, e.created_at, e.started_at, e.finished_at,"
 		" CASE WHEN e.runs_per_boot > 0 THEN 'true' ELSE 'false' END AS toggle_json,"
-		" e.runs_per_boot"
+		" e.runs_per_boot,"
+		" CASE WHEN e.analysis_pending THEN 'true' ELSE 'false' END"
+		" AS analysis_pending_json"
 		" FROM experiments e JOIN bases b ON b.id = e.base_id"
 		" LEFT JOIN hosts h ON h.id = e.host_id"
 		" LEFT JOIN api_keys k ON k.id = e.submitter_key_id WHERE e.id = ?");

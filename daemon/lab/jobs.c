@@ -157,7 +157,7 @@ int jobs_settle_experiment(sqlite3 *db, int64_t exp, time_t now)
 	if (done > 0) {
 		st = db_prepare(db, "UPDATE experiments SET analysis_pending = 1,"
 				" state = 'running' WHERE id = ? AND state IN"
-				" ('queued', 'running')");
+				" ('queued', 'running') AND analysis_pending = 0");
 		if (!st)
 			return -1;
 		sqlite3_bind_int64(st, 1, exp);

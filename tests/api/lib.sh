@@ -186,3 +186,20 @@ runner_log_problems() {
 	awk '/: job [0-9]+: experiment/ { last = "" }
 	     /: phase [a-z]+:/ { if ($3 == last) print "phase twice: " $0; last = $3 }' "$1"
 }
+
+# wait_analysed EXP KEY [SECONDS]: wait as a client would until the
+# experiment's analysis ran (its last result only marks it for the
+# daemon's analysis worker): polls GET /api/v1/experiments/EXP until
+# analysis_pending is false, then prints the experiment JSON.
+wait_analysed() {
+	local exp=$1 key=$2 secs=${3:-30} body i
+	for ((i = 0; i < secs * 20; i++)); do
+		body=$(api GET "/api/v1/experiments/$exp" "$key")
+		if [ "$(jq -r .analysis_pending <<<"$body")" = false ]; then
+			printf '%s\n' "$body"
+			return 0
+		fi
+		sleep 0.05
+	done
+	fail "experiment $exp: analysis did not run within ${secs}s"
+}

@@ -5,7 +5,8 @@
  * the lease, others are stale; an expired lease requeues the job with the
  * next attempt until the cap, then fails it with "lease expired"; a
  * patch_apply failure fails the variant and cancels its queued jobs while
- * the control keeps running; the experiment settles when nothing is left.
+ * the control keeps running; the experiment settles when nothing is left
+ * (marked for the analysis worker, still 'running').
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,7 +106,9 @@ int main(void)
 	CHECK(jobs_claim(db, &c, h1, now + 400, &a) == 1 && a.attempt == 2, "retry claim");
 	db_exec(db, "UPDATE jobs SET state = 'done' WHERE state = 'claimed'");
 	CHECK(jobs_settle_experiment(db, exp, now + 401) == 1, "settles done");
-	CHECK(db_int(db, 0, "SELECT state = 'done' FROM experiments", 0) == 1, "experiment done");
+	/* Done means analysed: until the analysis worker ran, it is marked. */
+	CHECK(db_int(db, 0, "SELECT state = 'running' AND analysis_pending = 1"
+		     " FROM experiments", 0) == 1, "experiment marked for analysis");
 	CHECK(jobs_settle_experiment(db, exp, now + 402) == 0, "settles once");
 	sqlite3_close(db);
 	if (fails)
