@@ -48,7 +48,7 @@ step result                     # seq 3: base again
 check "$VAR" = base "control continues"
 claim "$RUN" h1 0 >/dev/null
 expect_status 204 "nothing left"
-check "$(api GET "/api/v1/experiments/$id" "$SUB" | jq -r .state)" = done "done with the control runs"
+check "$(wait_analysed "$id" "$SUB" | jq -r .state)" = done "done with the control runs"
 
 # Cancel.
 id2=$(api POST "/api/v1/patches?runs=2" "$SUB" "@$TMP/p.patch" | jq -r .id)

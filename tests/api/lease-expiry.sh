@@ -53,5 +53,5 @@ job=$(claim "$RUN" host1 1)
 expect_status 200 "claim the other job"
 api POST "/api/v1/jobs/$(jq -r .job_id <<<"$job")/result" "$RUN" "$(sample_result "$(jq -r .lease <<<"$job")")" >/dev/null
 expect_status 201 "result"
-check "$(sql 'SELECT state FROM experiments WHERE id = 1')" = done "experiment settled"
+check "$(wait_analysed 1 "$SUB" | jq -r .state)" = done "experiment settled"
 echo "ok"

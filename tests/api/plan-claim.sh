@@ -49,7 +49,7 @@ done
 check "$order" = "ABCCBAABC" "interleaved hand-out order"
 claim "$R1" host1 0 >/dev/null
 expect_status 204 "nothing left"
-exp=$(api GET "/api/v1/experiments/$id" "$SUB")
+exp=$(wait_analysed "$id" "$SUB")
 check "$(jq -r .state <<<"$exp")" = done "experiment done"
 check "$(jq -r .host.name <<<"$exp")" = host1 "pinned host"
 check "$(jq '.runs | length' <<<"$exp")" -eq 9 "9 runs"

@@ -123,7 +123,7 @@ for k in $(seq 0 9); do
 	api POST "/api/v1/jobs/$j/result" "$R1" "$(sample_result "$l" "$iops" | jq --argjson p "$k" '. + {boot: {id: "b2", pos: $p}}')" >/dev/null
 	expect_status 201 "toggle run $k"
 done
-exp=$(api GET "/api/v1/experiments/$id2" "$SUB")
+exp=$(wait_analysed "$id2" "$SUB")
 check "$(jq -r .state <<<"$exp")" = done "second toggle done"
 c=$(jq '.comparison[] | select(.variant == "B" and .metric == "iops")' <<<"$exp")
 check "$(jq -r .verdict <<<"$c")" = regression "paired verdict"
