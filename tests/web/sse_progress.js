@@ -23,7 +23,12 @@ L.run(async (onCleanup) => {
 	if (!/^0 \/ 4/.test(await text())) throw new Error('initial progress: ' + await text());
 	// Runs until the queue is empty (an inconclusive verdict adds runs).
 	for (let i = 1; ; i++) {
-		const job = await L.runOneJob(d, host, d.keys.runner, { seconds: 8 });
+		let job = await L.runOneJob(d, host, d.keys.runner, { seconds: 8 });
+		// Queue empty: the analysis may still add runs; wait for it.
+		if (!job && i > 4) {
+			await L.waitAnalysed(d, id);
+			job = await L.runOneJob(d, host, d.keys.runner, { seconds: 8 });
+		}
 		if (!job) {
 			if (i <= 4) throw new Error('no job to claim at step ' + i);
 			break;

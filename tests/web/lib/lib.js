@@ -251,9 +251,38 @@ async function runOneJob(d, host, key = d.keys.runner, gen = {}) {
 	return job;
 }
 
+// Wait as a client would until experiment @id is analysed: its last
+// result only marks it for the daemon's analysis worker.
+async function waitAnalysed(d, id, timeout = 30000) {
+	const t0 = Date.now();
+	for (;;) {
+		const e = (await d.api('GET', '/api/v1/experiments/' + id)).json;
+		if (e && e.analysis_pending === false) return e;
+		if (Date.now() - t0 > timeout) throw new Error('experiment ' + id + ' not analysed within ' + timeout + ' ms');
+		await sleep(50);
+	}
+}
+
+// Run jobs until none is left, also the runs an analysis adds to an
+// inconclusive experiment: when the queue is empty, wait for the
+// analyses of the experiments run here, then look again.
 async function runAllJobs(d, host, key, gen, max = 1000) {
+	const exps = new Set();
 	let n = 0;
-	while (n < max && await runOneJob(d, host, key, gen)) n++;
+	while (n < max) {
+		const job = await runOneJob(d, host, key, gen);
+		if (job) {
+			exps.add(job.experiment_id);
+			n++;
+			continue;
+		}
+		for (const id of exps) await waitAnalysed(d, id);
+		exps.clear();
+		const again = await runOneJob(d, host, key, gen);
+		if (!again) break;
+		exps.add(again.experiment_id);
+		n++;
+	}
 	return n;
 }
 
@@ -330,7 +359,7 @@ function canvasPixels(page, selector) {
 
 module.exports = {
 	TOP, WEB, SHOTS, SKIP, Skip, skip, fail, run, sleep, freePort,
-	startDaemon, hasEndpoint, benchJSON, PATCH, submitPatch, registerHost, runOneJob, runAllJobs,
+	startDaemon, hasEndpoint, benchJSON, PATCH, submitPatch, registerHost, runOneJob, runAllJobs, waitAnalysed,
 	launchBrowser, newPage, open, shot, canvasPixels, rng, gauss,
 };
 
