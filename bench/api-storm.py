@@ -49,7 +49,7 @@ for i in range(nexp):
     assert st == 201, st
 njobs = nexp * 2 * runs
 
-claims, lat_claim, lat_hb, lat_res, errors = [], [], [], [], []
+claims, lat_claim, lat_hb, lat_res, lat_last, errors = [], [], [], [], [], []
 lock = threading.Lock()
 
 
@@ -61,7 +61,7 @@ def result_body(lease):
 def host(i):
     c = conn()
     name = "storm-%03d" % i
-    mine, lc, lh, lr = [], [], [], []
+    mine, lc, lh, lr, ll = [], [], [], [], []
     while True:
         t0 = time.perf_counter()
         st, job = call(c, admin, "POST", "/api/v1/jobs/claim", {"host": name, "wait": 0})
@@ -83,6 +83,9 @@ def host(i):
         t0 = time.perf_counter()
         st, _ = call(c, admin, "POST", path + "result", result_body(job["lease"]))
         lr.append(time.perf_counter() - t0)
+        # The experiment's last upload: the one that sets off its analysis.
+        if job.get("seq") == 2 * runs - 1:
+            ll.append(lr[-1])
         if st != 201:
             with lock:
                 errors.append(("result", st))
@@ -91,6 +94,7 @@ def host(i):
         lat_claim.extend(lc)
         lat_hb.extend(lh)
         lat_res.extend(lr)
+        lat_last.extend(ll)
 
 
 def histogram():
@@ -125,6 +129,7 @@ for t in threads:
     t.join()
 elapsed = time.perf_counter() - t0
 h1 = histogram()
+t_end = time.perf_counter()
 
 
 def pct(xs, p):
@@ -133,6 +138,16 @@ def pct(xs, p):
 
 
 db = sqlite3.connect(dbpath)
+# Analyses still to run when the last runner got its answer (a daemon
+# that analyses off the request path); the time the backlog takes.
+try:
+    backlog = db.execute("SELECT count(*) FROM experiments WHERE analysis_pending != 0").fetchone()[0]
+    while db.execute("SELECT count(*) FROM experiments WHERE analysis_pending != 0").fetchone()[0]:
+        time.sleep(0.02)
+    print("analyses pending at the storm's end: %d, all done %.2f s later" %
+          (backlog, time.perf_counter() - t_end))
+except sqlite3.OperationalError:
+    pass
 runs = db.execute("SELECT count(*) FROM runs r JOIN experiments e ON e.id = r.experiment_id"
                   " WHERE e.label = 'storm'").fetchone()[0]
 doubled = db.execute("SELECT count(*) FROM (SELECT job_id FROM runs GROUP BY job_id"
@@ -147,6 +162,8 @@ print("claim latency p50 %.2f ms p99 %.2f ms; heartbeat p50 %.2f ms p99 %.2f ms"
       (pct(lat_claim, .5), pct(lat_claim, .99), pct(lat_hb, .5), pct(lat_hb, .99)))
 print("result upload latency p50 %.2f ms p99 %.2f ms max %.2f ms" %
       (pct(lat_res, .5), pct(lat_res, .99), pct(lat_res, 1)))
+print("last upload of an experiment (%d, each sets off an analysis): p50 %.2f ms p99 %.2f ms max %.2f ms" %
+      (len(lat_last), pct(lat_last, .5), pct(lat_last, .99), pct(lat_last, 1)))
 print("server-side latency of all storm requests (perflabd histogram): p50 %s, p99 %s" %
       (server_quantile(h0, h1, .5), server_quantile(h0, h1, .99)))
 print("jobs handed out twice: %d; runs stored: %d of %d; jobs with two runs: %d; jobs not done: %d; errors: %d"

@@ -7,6 +7,8 @@
 # Prints figures; never fails on performance.
 #
 # Usage: bench/api-wrk.sh [SECONDS] [CONNECTIONS]   (STORM_ONLY=1: the storm alone)
+# The storm also prints the latency of the uploads that complete an
+# experiment (each sets off its analysis) and the analysis backlog.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-10}
@@ -14,7 +16,7 @@ conns=${2:-200}
 for t in wrk curl jq python3; do
 	command -v $t >/dev/null || { echo "api-wrk: $t not installed, skipped"; exit 0; }
 done
-PERFLABD=$top/build/perflabd
+PERFLABD=${PERFLABD:-$top/build/perflabd}	# PERFLABD=other/perflabd: compare builds
 tmp=$(mktemp -d /tmp/perflab-bench.XXXXXX)
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -12,6 +12,8 @@
 
 /* After a failed pass, look again this much later (ms). */
 #define RETRY_MS 2000
+/* Experiments stored per hold of the writer lock. */
+#define BATCH 8
 
 static void deadline(struct timespec *t, int ms)
 {
@@ -97,51 +99,89 @@ static int64_t still_pending(sqlite3 *w, int64_t exp)
 		      " id = ?1", 1, exp);
 }
 
-/* Analyse @exp: compute on @rdb, store under the writer lock. 0 or -1. */
-static int analyse(struct analysis_worker *w, sqlite3 *rdb, int64_t exp)
+/* Store @p for @exp on the writer; *@pending says whether it was due. */
+static int store_one(sqlite3 *wdb, int64_t exp, struct analysis_plan *p,
+		     int64_t *pending)
 {
-	struct analysis_plan *p = analysis_prepare(rdb, exp);
-	char err[256] = "";
-	sqlite3 *wdb;
-	int64_t pending;
-	int rc = 0;
+	char err[256];
+	int rc;
 
-	if (!p)
-		fprintf(stderr, "perflabd: analysis of experiment %lld failed\n",
-			(long long)exp);
-	wdb = db_writer_lock(w->writer);
-	pending = still_pending(wdb, exp);
-	if (pending == 1)
+	*pending = still_pending(wdb, exp);
+	if (*pending == 1)
 		rc = analysis_store(wdb, exp, p);
-	else if (pending == 0)
+	else if (*pending == 0)
 		rc = db_int(wdb, -1, "UPDATE experiments SET analysis_pending = 0"
 			    " WHERE id = ? RETURNING 0", 1, exp) ? -1 : 0;
 	else
 		rc = -1;
-	if (rc)
+	if (rc) {
 		snprintf(err, sizeof(err), "%s", sqlite3_errmsg(wdb));
-	db_writer_unlock(w->writer);
-	analysis_plan_free(p);
-	if (rc)
 		fprintf(stderr, "perflabd: cannot store the analysis of experiment"
 			" %lld: %s\n", (long long)exp, err);
-	else if (pending == 1)
-		publish(w, rdb, exp);
+	}
 	return rc;
+}
+
+/*
+ * Analyse the experiments @ids[0..n): compute each on @rdb, then store
+ * them all in one hold of the writer lock (under a storm of runner
+ * requests every hold waits its turn behind them). 0 or -1.
+ */
+static int analyse(struct analysis_worker *w, sqlite3 *rdb, const int64_t *ids,
+		   int n)
+{
+	struct analysis_plan *p[BATCH];
+	int64_t pending[BATCH];
+	sqlite3 *wdb;
+	int i, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		p[i] = analysis_prepare(rdb, ids[i]);
+		if (!p[i])
+			fprintf(stderr, "perflabd: analysis of experiment %lld failed\n",
+				(long long)ids[i]);
+	}
+	wdb = db_writer_lock(w->writer);
+	for (i = 0; i < n; i++)
+		if (store_one(wdb, ids[i], p[i], &pending[i]))
+			rc = -1;
+	db_writer_unlock(w->writer);
+	for (i = 0; i < n; i++) {
+		analysis_plan_free(p[i]);
+		if (pending[i] == 1)
+			publish(w, rdb, ids[i]);
+	}
+	return rc;
+}
+
+/* Up to BATCH marked experiments, oldest first: their count, or -1. */
+static int next_batch(sqlite3 *rdb, int64_t *ids)
+{
+	sqlite3_stmt *st = db_prepare(rdb, "SELECT id FROM experiments WHERE"
+				      " analysis_pending != 0 ORDER BY id LIMIT ?");
+	int n = 0, rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int(st, 1, BATCH);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < BATCH)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE || n == BATCH ? n : -1;
 }
 
 /* Analyse every marked experiment, oldest first. 0, or -1 on an error. */
 static int drain(struct analysis_worker *w, sqlite3 *rdb)
 {
-	int64_t exp;
+	int64_t ids[BATCH];
+	int n;
 
 	while (!stopping(w)) {
-		exp = db_int(rdb, -1, "SELECT coalesce(min(id), 0) FROM experiments"
-			     " WHERE analysis_pending != 0", 0);
-		if (exp <= 0)
-			return exp < 0 ? -1 : 0;
+		n = next_batch(rdb, ids);
+		if (n <= 0)
+			return n;
 		test_delay(w);
-		if (stopping(w) || analyse(w, rdb, exp))
+		if (stopping(w) || analyse(w, rdb, ids, n))
 			return -1;
 	}
 	return 0;
