@@ -516,24 +516,6 @@ static int store_all(sqlite3 *db, const struct analysis_plan *p,
 	return db_commit(db);
 }
 
-int analysis_compare(sqlite3 *db, int64_t experiment_id)
-{
-	struct analysis_plan *p = analysis_prepare(db, experiment_id);
-	int64_t *ids = NULL;
-	size_t n;
-	int ret = -1;
-
-	if (!p || !p->a.nv)
-		goto out;
-	ids = calloc(p->a.nv, sizeof(*ids));
-	if (ids && !store_all(db, p, ids, &n))
-		ret = p->inconclusive;
-out:
-	free(ids);
-	analysis_plan_free(p);
-	return ret;
-}
-
 /* ---- calibration ------------------------------------------------------------ */
 
 static int is_aa(const struct actx *a)
@@ -849,17 +831,6 @@ static int calibrate(sqlite3 *db, const struct actx *a)
 	if (is_ladder(a))
 		return calibrate_ladder(db, a);
 	return 0;
-}
-
-int analysis_calibrate(sqlite3 *db, int64_t experiment_id)
-{
-	struct actx a = { .exp = experiment_id };
-	int ret = -1;
-
-	if (!load(db, &a))
-		ret = calibrate(db, &a);
-	actx_free(&a);
-	return ret;
 }
 
 /* A tracked baseline's run: one point (median run value) on its series. */

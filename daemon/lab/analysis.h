@@ -53,15 +53,6 @@ void analysis_plan_free(struct analysis_plan *p);
 int analysis_experiment_done(sqlite3 *db, int64_t experiment_id);
 
 /*
- * Compare and store without planning more runs or raising alerts.
- * Returns the number of variants found inconclusive, or -1.
- */
-int analysis_compare(sqlite3 *db, int64_t experiment_id);
-
-/* Calibration part alone (no-op for other kinds). 0 or -1. */
-int analysis_calibrate(sqlite3 *db, int64_t experiment_id);
-
-/*
  * Dose-response ladder fit. @n[i] is run i's canary count, @v[i] its
  * metric value (ns/IO or IOPS). Each run's delta % against the median of
  * the N = 0 runs is fitted by least squares against N. The noise is the
