@@ -135,12 +135,15 @@ static int analyse(struct analysis_worker *w, sqlite3 *rdb, const int64_t *ids,
 	sqlite3 *wdb;
 	int i, rc = 0;
 
+	/* One read snapshot (WAL: the writer goes on meanwhile). */
+	db_exec(rdb, "BEGIN");
 	for (i = 0; i < n; i++) {
 		p[i] = analysis_prepare(rdb, ids[i]);
 		if (!p[i])
 			fprintf(stderr, "perflabd: analysis of experiment %lld failed\n",
 				(long long)ids[i]);
 	}
+	db_rollback(rdb);	/* ends the read transaction */
 	wdb = db_writer_lock(w->writer);
 	for (i = 0; i < n; i++)
 		if (store_one(wdb, ids[i], p[i], &pending[i]))
