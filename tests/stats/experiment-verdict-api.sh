@@ -30,7 +30,7 @@ while job=$(claim "$R1" host1 1) && [ "$(last_status)" = 200 ]; do
 	expect_status 201 "result $i"
 done
 check "$i" -eq 15 "15 jobs run"
-exp=$(api GET "/api/v1/experiments/$id" "$SUB")
+exp=$(wait_analysed "$id" "$SUB")
 check "$(jq -r .state <<<"$exp")" = done "experiment done"
 vb=$(jq -r '.comparison[] | select(.variant == "B") | .verdict' <<<"$exp")
 vc=$(jq -r '.comparison[] | select(.variant == "C") | .verdict' <<<"$exp")
