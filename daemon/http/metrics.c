@@ -116,6 +116,11 @@ static void db_gauges(struct buf *b, sqlite3 *db, int offline_after)
 	bprintf(b, "# HELP perflab_queue_depth Jobs waiting for a host.\n"
 		"# TYPE perflab_queue_depth gauge\nperflab_queue_depth %lld\n",
 		(long long)db_int(db, 0, "SELECT count(*) FROM jobs WHERE state = 'queued'", 0));
+	bprintf(b, "# HELP perflab_analysis_pending Experiments whose last job"
+		" finished, waiting for the analysis worker.\n"
+		"# TYPE perflab_analysis_pending gauge\nperflab_analysis_pending %lld\n",
+		(long long)db_int(db, 0, "SELECT count(*) FROM experiments WHERE"
+				  " analysis_pending != 0", 0));
 	bprintf(b, "# HELP perflab_jobs Jobs by state.\n# TYPE perflab_jobs gauge\n");
 	gauge_rows(b, db, "perflab_jobs", "state",
 		   "SELECT state, count(*) FROM jobs GROUP BY state", jstates);

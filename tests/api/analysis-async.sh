@@ -3,7 +3,8 @@
 # analysed: the upload marks it (state stays running, analysis_pending
 # true) and the analysis worker stores the verdict afterwards, publishing
 # the experiment's "done" event; a daemon stopped while a mark is pending
-# completes that analysis when it starts again. The worker is slowed with
+# completes that analysis when it starts again; /metrics counts the
+# experiments waiting for their analysis. The worker is slowed with
 # PERFLABD_TEST_ANALYSIS_DELAY_MS so the order is observable.
 . "$(dirname "$0")/lib.sh"
 
@@ -45,6 +46,8 @@ body=$(api GET "/api/v1/experiments/$exp" "$SUB")
 check "$(jq -r .state <<<"$body")" = running "state right after the last upload"
 check "$(jq -r .analysis_pending <<<"$body")" = true "marked for analysis"
 check "$(jq '.comparison | length' <<<"$body")" -eq 0 "no verdict yet"
+grep -q '^perflab_analysis_pending 1$' <<<"$(api GET /metrics "")" ||
+	fail "metrics: $(api GET /metrics "" | grep analysis)"
 
 body=$(wait_analysed "$exp" "$SUB")
 check "$(jq -r .state <<<"$body")" = done "state after the analysis"
