@@ -546,6 +546,16 @@ static void *reaper_main(void *arg)
 	return NULL;
 }
 
+/* The analysis worker stored an experiment's verdicts. */
+static void analysis_done(void *arg, int64_t exp, const char *state)
+{
+	struct server *s = arg;
+
+	events_publish(&s->events, "experiment",
+		       json_pack("{s:I,s:s}", "experiment_id", (json_int_t)exp,
+				 "state", state));
+}
+
 /* ---- start / stop ---------------------------------------------------- */
 
 static int parse_listen(const char *spec, struct sockaddr_storage *ss,
@@ -645,7 +655,8 @@ int server_start(struct server *s, const struct server_config *cfg)
 	pthread_condattr_destroy(&ca);
 
 	/* Before the first request: uploads kick it. */
-	if (analysis_worker_start(&s->analysis, &s->pool, &s->writer, &s->events)) {
+	if (analysis_worker_start(&s->analysis, &s->pool, &s->writer,
+				  analysis_done, s)) {
 		fprintf(stderr, "perflabd: cannot start the analysis worker\n");
 		return -1;
 	}

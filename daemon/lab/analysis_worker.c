@@ -73,16 +73,14 @@ static void publish(struct analysis_worker *w, sqlite3 *db, int64_t exp)
 {
 	sqlite3_stmt *st;
 
-	if (!w->ev)
+	if (!w->notify)
 		return;
 	st = db_prepare(db, "SELECT state FROM experiments WHERE id = ?");
 	if (!st)
 		return;
 	sqlite3_bind_int64(st, 1, exp);
 	if (sqlite3_step(st) == SQLITE_ROW)
-		events_publish(w->ev, "experiment",
-			       json_pack("{s:I,s:s}", "experiment_id", (json_int_t)exp,
-					 "state", sqlite3_column_text(st, 0)));
+		w->notify(w->notify_arg, exp, (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 }
 
@@ -220,14 +218,16 @@ static void *worker_main(void *arg)
 }
 
 int analysis_worker_start(struct analysis_worker *w, struct db_pool *pool,
-			  struct db_writer *writer, struct events *ev)
+			  struct db_writer *writer, analysis_notify_fn *notify,
+			  void *notify_arg)
 {
 	pthread_condattr_t ca;
 	const char *d = getenv("PERFLABD_TEST_ANALYSIS_DELAY_MS");
 
 	w->pool = pool;
 	w->writer = writer;
-	w->ev = ev;
+	w->notify = notify;
+	w->notify_arg = notify_arg;
 	w->delay_ms = d ? atoi(d) : 0;
 	w->kicks = 0;
 	w->stopping = false;

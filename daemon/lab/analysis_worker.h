@@ -10,8 +10,8 @@
  * oldest marked experiment, reads and computes on its own pool connection
  * (analysis_prepare) and takes the writer lock only to store the results,
  * clear the mark and set the state (analysis_store, writer.h). Then it
- * publishes the experiment's state ('done', or 'running' when more runs
- * were planned) on the event stream.
+ * tells the server the experiment's state ('done', or 'running' when more
+ * runs were planned), which publishes it on the event stream.
  *
  * Stop finishes the experiment in hand and leaves the other marks in the
  * database; start always looks for marks, so a restarted daemon completes
@@ -27,14 +27,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "daemon/http/events.h"
 #include "daemon/store/db.h"
 #include "daemon/store/writer.h"
+
+/* An experiment's analysis was stored; @state is its state now. */
+typedef void analysis_notify_fn(void *arg, int64_t experiment_id,
+				const char *state);
 
 struct analysis_worker {
 	struct db_pool *pool;		/* the worker's read connection */
 	struct db_writer *writer;	/* for storing results */
-	struct events *ev;		/* may be NULL */
+	analysis_notify_fn *notify;	/* may be NULL */
+	void *notify_arg;
 	int delay_ms;			/* test knob, see above */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -45,7 +49,8 @@ struct analysis_worker {
 
 /* Start the thread; it first looks for marks left behind. 0 or -1. */
 int analysis_worker_start(struct analysis_worker *w, struct db_pool *pool,
-			  struct db_writer *writer, struct events *ev);
+			  struct db_writer *writer, analysis_notify_fn *notify,
+			  void *notify_arg);
 /* An experiment was marked: look for work. Harmless after stop. */
 void analysis_worker_kick(struct analysis_worker *w);
 /* Finish the analysis in hand and join the thread; marks stay durable. */
