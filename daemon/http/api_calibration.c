@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/metric_defs.h"
 #include "daemon/lab/analysis.h"
 #include "daemon/http/api.h"
 #include "daemon/http/api_calibration.h"
@@ -321,6 +322,7 @@ static json_t *ladder_json(sqlite3 *db, int64_t exp)
 	json_t *pts = json_object_get(o, "points"), *p;
 	size_t i, np = json_array_size(pts);
 	double *n = calloc(np + 1, sizeof(*n)), *v = calloc(np + 1, sizeof(*v));
+	const struct metric_def *md;
 	struct verdict_opts vo;
 	struct ladder_fit f;
 
@@ -335,8 +337,8 @@ static json_t *ladder_json(sqlite3 *db, int64_t exp)
 		goto out;
 	json_object_set_new(o, "control_value", num_or_null(f.ctrl_median));
 	json_object_set_new(o, "cost_per_unit", num_or_null(f.cost_per_unit));
-	json_object_set_new(o, "cost_unit", json_string(strcmp(json_string_value(
-		json_object_get(o, "metric")), "ns_per_io") ? "IOPS" : "ns/IO"));
+	md = metric_def_find(json_string_value(json_object_get(o, "metric")));
+	json_object_set_new(o, "cost_unit", json_string(md ? md->label : "?"));
 	json_object_set_new(o, "noise_pct", num_or_null(f.noise_pct));
 	json_object_set_new(o, "mde_pct", num_or_null(f.mde_pct));
 	json_object_set_new(o, "mde_runs", json_integer((json_int_t)f.runs));

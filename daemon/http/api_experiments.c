@@ -13,6 +13,7 @@
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/planner.h"
+#include "daemon/lab/run_metrics.h"
 #include "daemon/http/server.h"
 #include "daemon/lab/toggle.h"
 
@@ -627,11 +628,6 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		" r.attempt, h.name AS host, r.kernel, r.ring_flags AS ring_flags_json,"
 		" r.device AS device_json, r.params AS params_json,"
 		" r.warmup AS \"summary.warmup\", r.seconds AS \"summary.seconds\","
-		" r.mean AS \"summary.mean\", r.median AS \"summary.median\","
-		" r.stddev AS \"summary.stddev\", r.total_ios AS \"summary.total_ios\","
-		" r.ns_per_io AS \"summary.ns_per_io\", r.ios_measured AS \"summary.ios_measured\","
-		" r.cpu_user_ns_per_io AS \"cpu.user_ns_per_io\","
-		" r.cpu_sys_ns_per_io AS \"cpu.sys_ns_per_io\","
 		" r.build_s AS \"timings.build_s\", r.boot_s AS \"timings.boot_s\","
 		" r.run_s AS \"timings.run_s\", bu.cache_key AS \"build.cache_key\","
 		" CASE WHEN bu.cached THEN 'true' WHEN bu.cached = 0 THEN 'false' END"
@@ -644,6 +640,7 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 	       "SELECT s.run_id AS owner, s.t, s.iops, s.ios_per_submit, s.ios_per_reap,"
 	       " s.inflight FROM samples s JOIN runs r ON r.id = s.run_id"
 	       " WHERE r.experiment_id = ? ORDER BY s.run_id, s.t", id);
+	run_metrics_attach(db, a, id);
 	json_object_set_new(o, "runs", a);
 	json_object_set_new(o, "comparison", query_rows(db,
 		"SELECT c.id, c.variant_id, v.name AS variant, cv.name AS control,"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/metric_defs.h"
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/analysis.h"
 #include "daemon/analysis/paired.h"
@@ -194,15 +195,22 @@ static double *load_samples(sqlite3 *db, int64_t run_id, size_t *n)
 static int load_runs(sqlite3 *db, struct actx *a, struct avar *v)
 {
 	sqlite3_stmt *st = db_prepare(db,
-		"SELECT id, COALESCE(warmup, 0), COALESCE(ns_per_io, 0),"
-		" COALESCE(cpu_user_ns_per_io, 0) + COALESCE(cpu_sys_ns_per_io, 0),"
-		" boot_id, COALESCE(boot_pos, 0)"
-		" FROM runs WHERE experiment_id = ? AND variant_id = ? ORDER BY id");
+		"SELECT r.id, COALESCE(r.warmup, 0), COALESCE((SELECT value FROM"
+		" run_metrics WHERE run_id = r.id AND metric = ?3), 0),"
+		" (SELECT COALESCE(SUM(value), 0) FROM run_metrics WHERE"
+		" run_id = r.id AND metric IN (?4, ?5)),"
+		" r.boot_id, COALESCE(r.boot_pos, 0) FROM runs r"
+		" WHERE r.experiment_id = ?1 AND r.variant_id = ?2 ORDER BY r.id");
 
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, a->exp);
 	sqlite3_bind_int64(st, 2, v->id);
+	sqlite3_bind_text(st, 3, metric_defs[METRIC_NS_PER_IO].name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, metric_defs[METRIC_CPU_USER_NS_PER_IO].name, -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, metric_defs[METRIC_CPU_SYS_NS_PER_IO].name, -1,
+			  SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct verdict_run *r = realloc(v->runs, (v->n + 1) * sizeof(*r));
 		char **b = realloc(v->boot, (v->n + 1) * sizeof(*b));
