@@ -7,6 +7,7 @@
 //   #/compare                         compare pasted logs (nothing stored)
 import { h, clear, parseHash } from './util.js';
 import { askKey, getKey, setKey, subscribe, ApiError } from './api.js';
+import { loadMetricDefs } from './metrics.js';
 import * as queue from './pages/queue.js';
 import * as experiment from './pages/experiment.js';
 import * as perfdiff from './pages/perfdiff.js';
@@ -61,6 +62,7 @@ async function render() {
 	};
 	current = { mod: found.mod, ctx };
 	try {
+		await loadMetricDefs();
 		await found.mod.render(ctx);
 	} catch (e) {
 		if (seq !== renderSeq) return;
