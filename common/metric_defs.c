@@ -27,6 +27,8 @@ const struct metric_def metric_defs[] = {
 	  METRIC_NEUTRAL, 0, "IOs", "%.0f" },
 	{ "ios_measured", "summary.ios_measured", 'i', "IOs",
 	  METRIC_NEUTRAL, 0, "IOs timed", "%.0f" },
+	{ "eagain", "summary.eagain", 'i', "IOs",
+	  METRIC_LOWER_IS_BETTER, 0, "EAGAIN", "%.0f" },
 };
 
 const size_t metric_defs_count = sizeof(metric_defs) / sizeof(metric_defs[0]);
