@@ -7,7 +7,6 @@
 //   #/compare                         compare pasted logs (nothing stored)
 import { h, clear, parseHash } from './util.js';
 import { askKey, getKey, setKey, subscribe, ApiError } from './api.js';
-import { loadMetricDefs } from './metrics.js';
 import * as queue from './pages/queue.js';
 import * as experiment from './pages/experiment.js';
 import * as perfdiff from './pages/perfdiff.js';
@@ -16,6 +15,7 @@ import * as hosts from './pages/hosts.js';
 import * as alerts from './pages/alerts.js';
 import * as submit from './pages/submit.js';
 import * as compare from './pages/compare.js';
+import { loadMetricDefs } from './metrics.js';
 
 const routes = [
 	[/^\/?$/, 'experiments', queue],

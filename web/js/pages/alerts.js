@@ -2,9 +2,9 @@
 // can be changed in place (PATCH /api/v1/alerts/{id}; submit or admin key).
 // URL: #/alerts?state=&id=&series=
 import { h, clear, fmt, link, setQuery, stateBadge, arr } from '../util.js';
+import { metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { normAlert } from '../model.js';
-import { metricLabel } from '../metrics.js';
 import { errorBox } from '../app.js';
 import { worse } from './trends.js';
 

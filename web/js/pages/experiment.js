@@ -4,11 +4,12 @@
 import { h, clear, fmt, link, verdictBadge, stateBadge, variantColor, num, median, si } from '../util.js';
 import { api } from '../api.js';
 import { normExperiment, runMeans } from '../model.js';
-import { metricDefs, metricLabel, fmtMetric } from '../metrics.js';
 import { runsChart, stripPlot } from '../charts.js';
 import { errorBox } from '../app.js';
 import { perfDiffRows } from './perfdiff.js';
 import { isExact, exactSummary, exactTable } from './exactdiff.js';
+
+import { metricDefs, metricLabel, fmtMetric } from '../metrics.js';
 
 export async function render(ctx) {
 	const id = ctx.params[0];

@@ -1,9 +1,10 @@
 // Hosts: fleet state (idle / busy / offline), current job, last heartbeat,
 // hardware facts, per-host noise and MDE from A/A calibration.
 import { h, clear, fmt, link, stateBadge, arr, toUnix, num } from '../util.js';
+
+import { metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { normHost } from '../model.js';
-import { metricLabel } from '../metrics.js';
 import { errorBox } from '../app.js';
 
 const OFFLINE_AFTER = 180;	// seconds without contact

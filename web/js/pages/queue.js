@@ -1,9 +1,9 @@
 // Queue / experiments: live list with state, submitter, patch subject, host,
 // progress and verdict. Filter by state is in the URL (#/experiments?state=).
 import { h, clear, fmt, link, verdictBadge, stateBadge, arr } from '../util.js';
+import { metricDefs, metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { normExperiment } from '../model.js';
-import { metricDefs, metricLabel } from '../metrics.js';
 import { errorBox } from '../app.js';
 
 const STATES = ['', 'queued', 'running', 'done', 'failed', 'cancelled'];

@@ -3,10 +3,10 @@
 // the zoom and the selection live in the URL:
 // #/trends?series=ID,ID&host=&q=&from=UNIX&to=UNIX
 import { h, clear, fmt, link, setQuery, num, arr, toUnix } from '../util.js';
+import { higherIsWorse, metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { trendChart } from '../charts.js';
 import { normAlert } from '../model.js';
-import { higherIsWorse, metricLabel } from '../metrics.js';
 import { errorBox } from '../app.js';
 
 export function normSeries(s) {
