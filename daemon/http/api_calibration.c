@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/metric_defs.h"
 #include "daemon/lab/analysis.h"
 #include "daemon/http/api.h"
 #include "daemon/http/api_calibration.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/planner.h"
+#include "common/metric_defs.h"
 
 #define CAL_MAX_STEPS 16
 #define CAL_MAX_N 1000000	/* the kernel parameter's bound */

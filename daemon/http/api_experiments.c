@@ -13,9 +13,9 @@
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/planner.h"
-#include "daemon/lab/run_metrics.h"
 #include "daemon/http/server.h"
 #include "daemon/lab/toggle.h"
+#include "daemon/lab/run_metrics.h"
 
 #define MAX_VARIANTS 16
 #define MAX_VARIANT_PATCHES 100
