@@ -11,11 +11,11 @@ import * as queue from './pages/queue.js';
 import * as experiment from './pages/experiment.js';
 import * as perfdiff from './pages/perfdiff.js';
 import * as trends from './pages/trends.js';
+import { loadMetricDefs } from './metrics.js';
 import * as hosts from './pages/hosts.js';
 import * as alerts from './pages/alerts.js';
 import * as submit from './pages/submit.js';
 import * as compare from './pages/compare.js';
-import { loadMetricDefs } from './metrics.js';
 
 const routes = [
 	[/^\/?$/, 'experiments', queue],
