@@ -13,6 +13,7 @@
 #include "daemon/http/api_calibration.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
+#include "daemon/lab/patches.h"
 #include "daemon/lab/planner.h"
 
 #define CAL_MAX_STEPS 16
@@ -87,9 +88,9 @@ static int parse_patch(struct http_req *req, json_t *p, struct cal_in *in,
 					  (long long)in->patch_ids[0]), -1;
 		in->npatches = 1;
 	} else if (json_is_string(p)) {
-		k = api_store_patch_text(req->db, json_string_value(p),
-					 json_string_length(p), req->auth.key_id,
-					 in->patch_ids, 64, NULL, 0, err, sizeof(err));
+		k = patches_store_text(req->db, json_string_value(p),
+				       json_string_length(p), req->auth.key_id,
+				       in->patch_ids, 64, NULL, 0, err, sizeof(err));
 		if (k < 0)
 			return http_error(resp, 400, "'patch' is not a usable patch: %s",
 					  err), -1;
@@ -147,7 +148,7 @@ static int parse_bench(json_t *user, struct cal_in *in, struct http_resp *resp)
 	}
 	if (user)
 		json_object_update(b, user);
-	p = api_bench_params(b, err, sizeof(err));
+	p = bench_params_json(b, err, sizeof(err));
 	json_decref(b);
 	if (!p)
 		return http_error(resp, 400, "%s", err), -1;
@@ -197,9 +198,9 @@ static int parse_body(struct http_req *req, json_t *body, struct cal_in *in,
 	    api_opt_string(body, "backend", 32, &in->backend, resp) ||
 	    api_opt_string(body, "kind", 16, &in->kind, resp))
 		return -1;
-	if ((in->label && !api_valid_name(in->label)) ||
-	    (in->host && !api_valid_name(in->host)) ||
-	    (in->backend && !api_valid_name(in->backend)))
+	if ((in->label && !lab_valid_name(in->label)) ||
+	    (in->host && !lab_valid_name(in->host)) ||
+	    (in->backend && !lab_valid_name(in->backend)))
 		return http_error(resp, 400, "label, host and backend must be names"
 				  " of [A-Za-z0-9._+-]"), -1;
 	if (!in->kind || (strcmp(in->kind, "aa") && strcmp(in->kind, "ladder")))
