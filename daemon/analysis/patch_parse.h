@@ -4,7 +4,7 @@
  * emails and plain unified diffs (POST /api/v1/patches).
  *
  * The input buffer is NOT NUL-terminated; the parser never reads past len,
- * never recurses on input and bounds every loop (fuzz target, issue 9).
+ * never recurses on input and bounds every loop (a fuzz target).
  */
 #ifndef PERFLAB_PATCH_PARSE_H
 #define PERFLAB_PATCH_PARSE_H

@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * The HTTP layer (daemon/http/, see its README.md): the server and its
+ * threads, the route table, authentication, rate limits, caches, request
+ * metrics, the SSE stream and the api_* handlers. A handler parses and
+ * checks its request, calls the lab (daemon/lab/) or reads the store,
+ * and maps the answer to a status and JSON. Nothing below includes a
+ * header of this folder (tests/layers/include-graph.sh).
+ *
  * perflabd handler API. A handler gets a parsed request and fills a
  * response; routes.c maps METHOD + path pattern to handlers.
  *
