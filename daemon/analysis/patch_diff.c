@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/analysis/patch.h"
 #include "daemon/analysis/patch_lex.h"
-#include "daemon/analysis/patch_parse.h"
 #include "patch_paths.h"
 
 #define HUNK_MAX_COUNT 100000000L /* per @@ range, far above any real diff */
