@@ -743,7 +743,7 @@ json_t *verdict_json(const struct verdict_result *r)
 		      "reason", r->reason);
 	if (!j)
 		return NULL;
-	/* Added fields (issue 17); readers of the older shape ignore them. */
+	/* Added fields; readers of the older shape ignore them. */
 	json_object_set_new(j, "alpha_look", num(r->alpha_look));
 	json_object_set_new(j, "looks", json_integer(r->looks));
 	json_object_set_new(j, "level", num(r->level));

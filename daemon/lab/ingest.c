@@ -8,7 +8,7 @@
 
 #include "daemon/store/db.h"
 #include "daemon/lab/exact_profile.h"
-#include "daemon/http/http.h"
+#include "daemon/lab/validate.h"
 #include "daemon/lab/ingest.h"
 #include "daemon/lab/run_metrics.h"
 
