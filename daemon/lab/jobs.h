@@ -14,8 +14,8 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "daemon/http/events.h"
 #include "daemon/lab/analysis_worker.h"
+#include "daemon/lab/events.h"
 
 struct jobs_ctx {
 	int lease_seconds;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The writer connection and its FIFO lock; see writer.h.
+ * The one write connection; see writer.h.
  */
 #include "daemon/store/db.h"
 #include "daemon/store/writer.h"

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The writer: one SQLite connection and the FIFO lock that goes with it.
- *
- * Write discipline of perflabd. The lab's own write paths - the runner
+ * The single write discipline: every write transaction of the runner
  * protocol (claim, heartbeat, result, fail), cancellation, the lease
- * reaper and the analysis worker - write only through the writer:
+ * reaper and the analysis worker runs on one connection, taken in arrival
+ * order (fairlock.h):
  *
  *	sqlite3 *w = db_writer_lock(&writer);
  *	... short transactions on w (db_begin/db_commit) ...
@@ -12,16 +11,17 @@
  *
  * Whatever is slow (reading every run of an experiment, the statistics,
  * network I/O) happens before or after, on a pool connection that only
- * reads, so the lock is held for the writes alone and claims and
- * heartbeats never wait behind an analysis. The lock is FIFO
- * (fairlock.h) and the connection's page cache stays warm.
+ * reads (db.h; WAL: readers see committed state and never block the
+ * writer), so the lock is held for the writes alone and claims and
+ * heartbeats never wait behind an analysis. One writer means no
+ * SQLITE_BUSY between our own writers and a page cache that stays warm.
  *
- * Request handlers for users (submitting experiments, patches, keys) write
- * on their pool connection with BEGIN IMMEDIATE; SQLite's busy timeout
- * orders them with the writer.
+ * Request handlers for users (submitting experiments, patches, keys) still
+ * write on their pool connection with BEGIN IMMEDIATE; SQLite's busy
+ * timeout orders them with the writer.
  */
-#ifndef PERFLAB_WRITER_H
-#define PERFLAB_WRITER_H
+#ifndef PERFLAB_STORE_WRITER_H
+#define PERFLAB_STORE_WRITER_H
 
 #include <sqlite3.h>
 
@@ -32,13 +32,13 @@ struct db_writer {
 	sqlite3 *db;
 };
 
-/* Takes ownership of @db (closed by db_writer_destroy). */
+/* Own @db from now on (closed by db_writer_destroy). */
 void db_writer_init(struct db_writer *w, sqlite3 *db);
 void db_writer_destroy(struct db_writer *w);
 
-/* Wait for the lock (FIFO); the connection to write with until unlock. */
+/* Wait for the writer; returns its connection, to use until unlock. */
 sqlite3 *db_writer_lock(struct db_writer *w);
-/* Roll back whatever transaction is left open, then release the lock. */
+/* Roll back whatever the holder left open, then let the next one in. */
 void db_writer_unlock(struct db_writer *w);
 
 #endif

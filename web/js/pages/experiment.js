@@ -9,6 +9,8 @@ import { errorBox } from '../app.js';
 import { perfDiffRows } from './perfdiff.js';
 import { isExact, exactSummary, exactTable } from './exactdiff.js';
 
+import { metricDefs, metricLabel, fmtMetric } from '../metrics.js';
+
 export async function render(ctx) {
 	const id = ctx.params[0];
 	document.title = 'Experiment ' + id + ' · perflab';
@@ -190,8 +192,8 @@ export function verdictPanel(e) {
 	return panel;
 }
 
-const metricVal = (m, v) => (m === 'ns_per_io' || m === 'ns' ? fmt.ns(v) : fmt.iopsFull(v));
-const metricName = (m) => (m === 'ns_per_io' || m === 'ns' ? 'ns/IO' : 'IOPS');
+const metricVal = fmtMetric;
+const metricName = metricLabel;
 function deltaClass(c) {
 	if (c.verdict === 'regression') return 'pos';
 	if (c.verdict === 'improvement') return 'neg';
@@ -227,12 +229,9 @@ function lkpBlock(e) {
 	const others = e.variants.filter((v) => v !== ctl);
 	lines.push(ctl.name.padStart(18) + '                  ' + others.map((v) => v.name).join(' / '));
 	lines.push('---------------- ' + ' --------------------------- '.repeat(Math.max(1, others.length)));
-	const metrics = [
-		['io_uring.iops', (r) => r.mean],
-		['io_uring.ns_per_io', (r) => r.ns],
-		['cpu.sys_ns_per_io', (r) => r.cpuSys],
-		['cpu.user_ns_per_io', (r) => r.cpuUser],
-	];
+	// every metric of the table that has a better direction
+	const metrics = metricDefs().filter((m) => m.direction !== 'neutral')
+		.map((m) => [m.name, (r) => r.metrics[m.name]]);
 	for (const [name, f] of metrics) {
 		const b = stat(ctl.runs.map(f));
 		if (!b) continue;
