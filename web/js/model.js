@@ -246,3 +246,54 @@ export function normAlert(a) {
 		raw: a,
 	};
 }
+
+// Normalise the API answer (see daemon/analysis/perfdiff.c perfdiff_json).
+export function perfDiffRows(res, variant) {
+	const sides = arr(res && res.sides).map((s) => ({ name: String(s.variant ?? s.name ?? ''), baseline: !!s.baseline, runs: num(s.runs), total: num(s.total), lost: num(s.lost) }));
+	const rows = arr(res, 'rows', 'symbols').map((r) => {
+		let c = r;
+		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
+		return {
+			dso: String(r.dso ?? ''),
+			symbol: String(r.symbol ?? r.sym ?? r.name ?? ''),
+			baseline: num(r.baseline, r.baseline_pct),
+			baseSamples: num(r.baseline_samples),
+			baseSd: num(r.baseline_stddev),
+			new: num(c.new, c.new_pct),
+			newSamples: num(c.new_samples),
+			newSd: num(c.new_stddev),
+			delta: num(c.delta, c.delta_pct),
+			ratio: num(c.ratio),
+			wdiff: num(c.wdiff),
+			noise: c.noise === true ? true : c.noise === false ? false : null,
+		};
+	});
+	return { sides, rows, event: res && res.event, symbols: num(res && res.symbols), noiseRule: res && res.noise_rule };
+}
+
+// Exact perf diff: instructions per IO per symbol counted by the QEMU TCG
+// plugin (daemon/analysis/perfdiff_exact.c).
+export function isExact(res) {
+	return !!res && res.kind === 'instructions';
+}
+
+// Rows for the compared @variant (the first when not named).
+export function exactRows(res, variant) {
+	return arr(res, 'rows').map((r) => {
+		let c = r;
+		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
+		return {
+			dso: String(r.dso ?? ''),
+			symbol: String(r.symbol ?? ''),
+			base: num(r.base_per_io),
+			new: num(c.new_per_io),
+			delta: num(c.delta_per_io),
+			share: num(c.new_share),
+			spread: num(c.spread_per_io),
+			unstable: c.unstable === true,
+		};
+	});
+}
+
+// Lower is worse for throughput, higher is worse for costs (ns, latency).
+export const worse = (metric, d) => (d === null || d === undefined ? false : /ns|lat/.test(metric) ? d > 0 : d < 0);

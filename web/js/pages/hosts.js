@@ -5,7 +5,7 @@ import { h, clear, fmt, link, stateBadge, arr, toUnix, num } from '../util.js';
 const metricLabel = (m) => (/ns/.test(m || '') ? 'ns/IO' : m === 'iops' ? 'IOPS' : m || '');
 import { api } from '../api.js';
 import { normHost } from '../model.js';
-import { errorBox } from '../app.js';
+import { errorBox } from '../widgets.js';
 
 const OFFLINE_AFTER = 180;	// seconds without contact
 
