@@ -30,10 +30,11 @@ export function normComparison(c) {
 		newMean: num(c.variant_median, c.new_median, res.variant_median),
 		summary: str(c.summary, res.summary),
 		mdeFromHost: c.mde_from_host ?? res.mde_from_host,
-		// No calibration and identical runs: an MDE of 0 would claim
-		// perfect resolution; older rows carry mde_pct 0 for that case.
-		noNoise: (c.no_noise_estimate ?? res.no_noise_estimate) === true ||
-			num(c.mde_pct, c.mde, res.mde_pct) === 0,
+		// No calibration and identical runs. Older rows carry no flag
+		// and mde_pct 0 for that case; with the flag false an MDE of 0
+		// means the runs were identical (exact counts, no noise).
+		noNoise: (c.no_noise_estimate ?? res.no_noise_estimate ??
+			num(c.mde_pct, c.mde, res.mde_pct) === 0) === true,
 		reason: str(c.reason, res.reason),
 		unit: str(c.unit, res.unit),
 		text: str(c.text, res.text),

@@ -40,7 +40,7 @@ export function verdictPanel(e) {
 				h('div', null, h('span', { class: 'lbl' }, 'verdict'), verdictBadge(c.verdict)),
 				h('div', null, h('span', { class: 'lbl' }, 'Δ ' + metricName(c.metric) + (c.unit === 'second' ? ' (median of seconds)' : ' (median of run means)')), h('span', { class: 'big ' + deltaClass(c) }, fmt.spct(c.delta))),
 				h('div', null, h('span', { class: 'lbl' }, '95 % CI of Δ (bootstrap over ' + (c.unit === 'second' ? 'seconds' : 'runs') + ')'), h('span', { class: 'big' }, '[' + fmt.spct(c.ciLow) + ', ' + fmt.spct(c.ciHigh) + ']')),
-				h('div', null, h('span', { class: 'lbl' }, 'MDE (minimum detectable effect)'), h('span', { class: 'big' }, c.noNoise ? 'no noise estimate' : c.mde !== null ? '±' + fmt.pct(c.mde) : '–'),
+				h('div', null, h('span', { class: 'lbl' }, 'MDE (minimum detectable effect)'), mdeValue(c),
 					c.runs !== null ? h('span', { class: 'muted' }, ' at ' + c.runs + (c.unit === 'second' ? ' seconds' : ' runs')) : null),
 				h('div', null, h('span', { class: 'lbl' }, 'p-value (Mann-Whitney U)'), h('span', { class: 'big' }, c.p !== null ? c.p.toPrecision(2) : '–')),
 				c.baseMean !== null && c.newMean !== null ? h('div', null, h('span', { class: 'lbl' }, (c.unit === 'second' ? 'median, ' : 'median of run means, ') + (c.control || 'control') + ' → ' + name),
@@ -49,6 +49,18 @@ export function verdictPanel(e) {
 				c.mdeFromHost === false ? ' MDE from this comparison’s own noise: the host has no A/A calibration yet.' : ''));
 	}
 	return panel;
+}
+
+// Never a bare zero: "±0.00 %" would claim a perfect resolution. Without a
+// noise estimate the verdict says so; an MDE of exactly 0 (identical runs
+// with the flag unset, e.g. exact counts) is a dash that says why; tiny
+// MDEs keep two significant digits.
+function mdeValue(c) {
+	if (c.noNoise)
+		return h('span', { class: 'big mde', title: c.reason || 'identical runs and no host calibration' }, 'no noise estimate');
+	if (c.mde === 0)
+		return h('span', { class: 'big mde', title: 'exact: no run-to-run noise (the runs were identical)' }, '—');
+	return h('span', { class: 'big mde' }, c.mde !== null ? '±' + fmt.pctSig(c.mde) : '–');
 }
 
 const metricVal = (m, v) => (m === 'ns_per_io' || m === 'ns' ? fmt.ns(v) : fmt.iopsFull(v));
@@ -61,7 +73,8 @@ function deltaClass(c) {
 function sentence(c) {
 	const d = c.delta !== null ? fmt.spct(c.delta) : 'an unknown change';
 	const mde = c.noNoise ? ' No noise estimate: the runs were identical and the host has no A/A calibration, so no resolution can be claimed.'
-		: c.mde !== null ? ' The smallest change this host can resolve at this run count is ' + fmt.pct(c.mde) + '.' : '';
+		: c.mde === 0 ? ' Exact: the runs were identical, so there is no run-to-run noise to state an MDE against.'
+			: c.mde !== null ? ' The smallest change this host can resolve at this run count is ' + fmt.pctSig(c.mde) + '.' : '';
 	switch (c.verdict) {
 	case 'no change': return 'No change: ' + d + ' is within run-to-run noise.' + mde;
 	case 'regression': return 'Regression: ' + d + ' in ' + metricName(c.metric) + ', beyond noise.' + mde;

@@ -31,7 +31,8 @@ export async function render(ctx) {
 		let pending = null;
 		clear(root);
 		const e = exp;
-		root.append(header(e), failedVariants(e), verdictPanel(e));
+		// Element.append prints null as "null": no failed variant, no box.
+		root.append(...[header(e), failedVariants(e), verdictPanel(e)].filter(Boolean));
 		const charts = h('div', { class: 'grid2' });
 		root.appendChild(h('h2', null, 'Runs'));
 		const hasNs = e.variants.some((v) => v.runs.some((r) => r.samples.some((s) => s.ns !== null)));
@@ -369,7 +370,7 @@ async function showFailure(box, r) {
 			note = 'Only the last ' + fmt.count(r.failureLog.length, 'bytes') + ' of ' + fmt.count(r.failureLogBytes, 'bytes') + ' are shown (' + err.message + ').';
 		}
 	}
-	clear(box).append(h('h3', null, title + ' (' + fmt.count(text.length, 'bytes') + ')'), note ? h('p', { class: 'muted' }, note) : null, h('pre', { class: 'log', id: 'failure-log' }, text));
+	clear(box).append(h('h3', null, title + ' (' + fmt.count(text.length, 'bytes') + ')'), note ? h('p', { class: 'muted' }, note) : '', h('pre', { class: 'log', id: 'failure-log' }, text));
 }
 
 let openLog = null;	// the log on view survives live redraws
