@@ -78,7 +78,7 @@ export async function render(ctx) {
 	ctx.cleanup.push(() => { clearInterval(iv); clearTimeout(timer); });
 }
 
-// The newest perflab_canary dose-response fit (issue 10): cost of one
+// The newest perflab_canary dose-response fit: cost of one
 // canary unit, linearity, and the MDE expressed in canary units.
 function ladderCell(l) {
 	if (!l)
