@@ -19,7 +19,7 @@ cleanup='rm -rf "$K/git/$h".* "$K"/trees/$base-*; for k in $keys; do rm -rf "$K/
 keys=
 now() { date +%s.%N; }
 took() { printf '%s: %.1f s\n' "$1" "$(echo "$(now) - $2" | bc)"; }
-g() { git -C "$repo" -c user.name=t -c user.email=t@t "$@"; }
+g() { git -C "$repo" -c user.name=t -c user.email=t@t -c gc.auto=0 "$@"; }
 
 t=$(now); cp -al "$src" "$repo" || fail "cp -al"; took "hard-link copy" "$t"
 t=$(now)
