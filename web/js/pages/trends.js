@@ -3,11 +3,11 @@
 // the zoom and the selection live in the URL:
 // #/trends?series=ID,ID&host=&q=&from=UNIX&to=UNIX
 import { h, clear, fmt, link, setQuery, num, arr, toUnix } from '../util.js';
-import { higherIsWorse, metricLabel } from '../metrics.js';
+import { metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { trendChart } from '../charts.js';
-import { normAlert } from '../model.js';
-import { errorBox } from '../app.js';
+import { normAlert, worse } from '../model.js';
+import { errorBox } from '../widgets.js';
 
 export function normSeries(s) {
 	const pts = arr(s.points, 'items');
@@ -45,8 +45,6 @@ export function normSeries(s) {
 	};
 }
 
-// Worse in the metric's direction (the served metric table).
-export const worse = (metric, d) => (d === null || d === undefined ? false : higherIsWorse(metric) ? d > 0 : d < 0);
 const unitOf = metricLabel;
 
 export async function render(ctx) {
