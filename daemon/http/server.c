@@ -25,6 +25,7 @@
 #include "daemon/lab/jobs.h"
 #include "daemon/http/routes.h"
 #include "daemon/http/server.h"
+#include "daemon/lab/gitmirror.h"
 #include "daemon/lab/trust.h"
 
 struct req_state {
@@ -51,6 +52,25 @@ void server_config_defaults(struct server_config *cfg)
 	cfg->auth_ttl = 60;
 	cfg->conn_limit = 4000;
 	cfg->max_queued_runs = TRUST_DEFAULT_QUEUED_RUNS;
+	cfg->track_poll = 300;
+}
+
+/* Git mirrors: --git-dir, else a "git" directory beside the database. */
+static void git_dir_init(const struct server_config *cfg)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(cfg->db_path, '/');
+
+	if (cfg->git_dir) {
+		gitmirror_set_dir(cfg->git_dir);
+		return;
+	}
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s/git", (int)(slash - cfg->db_path),
+			 cfg->db_path);
+	else
+		snprintf(dir, sizeof(dir), "git");
+	gitmirror_set_dir(dir);
 }
 
 static uint64_t elapsed_us(const struct timespec *t0)
@@ -629,6 +649,7 @@ int server_start(struct server *s, const struct server_config *cfg)
 	}
 	if (open_db(s))
 		return -1;
+	git_dir_init(cfg);
 	auth_cache_init(&s->auth, cfg->auth_ttl);
 	ratelimit_init(&s->auth_fails, RATELIMIT_BURST, RATELIMIT_PER_SECOND);
 	events_init(&s->events);

@@ -1,0 +1,147 @@
+-- perflab schema, version 8: git bases, tracks and bisections.
+-- A git base is a repository (absolute path or https/git/file URL) and a
+-- ref; the daemon keeps a bare mirror of it, runners build exact commits.
+-- Tarball bases (Debian's linux-source) keep kind 'tarball' and no url.
+ALTER TABLE bases ADD COLUMN kind TEXT NOT NULL DEFAULT 'tarball'
+	CHECK (kind IN ('tarball', 'git'));
+ALTER TABLE bases ADD COLUMN url TEXT;
+
+-- The commit a variant builds (40 hex): the experiment's commit unless
+-- the variant names another one. NULL for tarball bases.
+ALTER TABLE variants ADD COLUMN base_commit TEXT;
+-- The base commit the experiment was submitted against: the ref's head
+-- at submission, or the pinned NAME@COMMIT. NULL for tarball bases.
+ALTER TABLE experiments ADD COLUMN base_commit TEXT;
+-- What the runner reports it built (git rev-parse HEAD); NULL: tarball.
+ALTER TABLE runs ADD COLUMN commit_built TEXT;
+
+-- A track: every new head of a ref (every N commits, or on a schedule)
+-- becomes one experiment of one variant at that commit; its median is a
+-- point of series "track:<label>".
+CREATE TABLE tracks (
+	id INTEGER PRIMARY KEY,
+	label TEXT NOT NULL UNIQUE,
+	base_id INTEGER NOT NULL REFERENCES bases(id),
+	ref TEXT NOT NULL,
+	host_label TEXT,                         -- NULL: any host
+	backend TEXT,                            -- NULL: any backend
+	bench TEXT NOT NULL,                     -- canonical bench JSON
+	runs INTEGER NOT NULL,
+	every_commits INTEGER NOT NULL DEFAULT 1, -- 0: schedule only
+	every_seconds INTEGER NOT NULL DEFAULT 0, -- 0: on new commits
+	cp_min_size INTEGER NOT NULL DEFAULT 3,
+	cp_max_p REAL NOT NULL DEFAULT 0.05,
+	series_id INTEGER REFERENCES series(id),
+	head TEXT,                               -- last head seen
+	last_commit TEXT,                        -- last commit queued
+	next_run_at INTEGER,                     -- schedule tracks
+	polled_at INTEGER,
+	poll_error TEXT,
+	enabled INTEGER NOT NULL DEFAULT 1,
+	created_by INTEGER REFERENCES api_keys(id),
+	created_at INTEGER NOT NULL
+);
+
+-- One measured commit of a track (its experiment and, once analysed,
+-- its series point). Ordered by id = first-parent order of the ref.
+CREATE TABLE track_points (
+	id INTEGER PRIMARY KEY,
+	track_id INTEGER NOT NULL REFERENCES tracks(id),
+	commit_sha TEXT NOT NULL,
+	subject TEXT NOT NULL DEFAULT '',
+	author TEXT NOT NULL DEFAULT '',
+	committed_at INTEGER,
+	experiment_id INTEGER REFERENCES experiments(id),
+	point_id INTEGER REFERENCES series_points(id),
+	created_at INTEGER NOT NULL,
+	UNIQUE (track_id, commit_sha)
+);
+CREATE INDEX track_points_experiment ON track_points(experiment_id);
+
+-- A bisection of the first-parent history good..bad of a git base.
+CREATE TABLE bisections (
+	id INTEGER PRIMARY KEY,
+	base_id INTEGER NOT NULL REFERENCES bases(id),
+	label TEXT NOT NULL DEFAULT '',
+	good TEXT NOT NULL,
+	bad TEXT NOT NULL,
+	host_label TEXT,
+	backend TEXT,
+	bench TEXT NOT NULL,
+	runs INTEGER NOT NULL,
+	commits TEXT NOT NULL DEFAULT '[]',      -- JSON: first-parent good..bad
+	state TEXT NOT NULL DEFAULT 'running'
+		CHECK (state IN ('running', 'done', 'failed')),
+	failure_reason TEXT,
+	step_pct REAL,                           -- delta of bad vs good
+	culprit TEXT,                            -- commit, NULL until found
+	track_id INTEGER REFERENCES tracks(id),
+	change_point_id INTEGER REFERENCES change_points(id),
+	alert_id INTEGER REFERENCES alerts(id),
+	created_by INTEGER REFERENCES api_keys(id),
+	created_at INTEGER NOT NULL,
+	finished_at INTEGER
+);
+CREATE UNIQUE INDEX bisections_change_point ON bisections(change_point_id)
+	WHERE change_point_id IS NOT NULL;
+
+-- One step: the experiment of commit_sha against good (the first step
+-- measures bad itself). state: queued/running until its experiment is
+-- analysed, then done (bad 0/1) or skipped (the commit does not build).
+CREATE TABLE bisection_steps (
+	id INTEGER PRIMARY KEY,
+	bisection_id INTEGER NOT NULL REFERENCES bisections(id),
+	idx INTEGER NOT NULL,                    -- position in commits
+	commit_sha TEXT NOT NULL,
+	experiment_id INTEGER REFERENCES experiments(id),
+	state TEXT NOT NULL DEFAULT 'queued'
+		CHECK (state IN ('queued', 'running', 'done', 'skipped')),
+	bad INTEGER,
+	delta_pct REAL,
+	ci_lo REAL,
+	ci_hi REAL,
+	mde_pct REAL,
+	verdict TEXT,
+	runs INTEGER,
+	created_at INTEGER NOT NULL
+);
+CREATE INDEX bisection_steps_experiment ON bisection_steps(experiment_id);
+CREATE INDEX bisection_steps_bisection ON bisection_steps(bisection_id, id);
+
+-- Alerts gain the kind 'bisection' (a culprit found; the report) and a
+-- link to its bisection. A CHECK cannot be altered in place: the table is
+-- rebuilt with the same ids. Its children (alert_history, deliveries) are
+-- set aside meanwhile, as dropping a parent with children fails.
+CREATE TEMP TABLE keep_alert_history AS SELECT * FROM alert_history;
+CREATE TEMP TABLE keep_deliveries AS SELECT * FROM deliveries;
+DELETE FROM alert_history;
+DELETE FROM deliveries;
+CREATE TABLE alerts_new (
+	id INTEGER PRIMARY KEY,
+	kind TEXT NOT NULL CHECK (kind IN ('verdict', 'change_point', 'bisection')),
+	state TEXT NOT NULL DEFAULT 'new'
+		CHECK (state IN ('new', 'acknowledged', 'investigating', 'invalid', 'fixed', 'wontfix')),
+	title TEXT NOT NULL,
+	metric TEXT,
+	delta_pct REAL,
+	experiment_id INTEGER REFERENCES experiments(id),
+	comparison_id INTEGER REFERENCES comparisons(id),
+	series_id INTEGER REFERENCES series(id),
+	change_point_id INTEGER REFERENCES change_points(id),
+	host_id INTEGER REFERENCES hosts(id),
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL,
+	bisection_id INTEGER REFERENCES bisections(id)
+);
+INSERT INTO alerts_new (id, kind, state, title, metric, delta_pct, experiment_id,
+	comparison_id, series_id, change_point_id, host_id, created_at, updated_at)
+	SELECT id, kind, state, title, metric, delta_pct, experiment_id,
+	comparison_id, series_id, change_point_id, host_id, created_at, updated_at
+	FROM alerts;
+DROP TABLE alerts;
+ALTER TABLE alerts_new RENAME TO alerts;
+CREATE INDEX alerts_state ON alerts(state, created_at);
+INSERT INTO alert_history SELECT * FROM keep_alert_history;
+INSERT INTO deliveries SELECT * FROM keep_deliveries;
+DROP TABLE keep_alert_history;
+DROP TABLE keep_deliveries;
