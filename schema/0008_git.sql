@@ -77,7 +77,7 @@ CREATE TABLE bisections (
 	culprit TEXT,                            -- commit, NULL until found
 	track_id INTEGER REFERENCES tracks(id),
 	change_point_id INTEGER REFERENCES change_points(id),
-	alert_id INTEGER REFERENCES alerts(id),
+	alert_id INTEGER,                        -- its report's alert (kind 'bisection')
 	created_by INTEGER REFERENCES api_keys(id),
 	created_at INTEGER NOT NULL,
 	finished_at INTEGER
@@ -108,40 +108,3 @@ CREATE TABLE bisection_steps (
 CREATE INDEX bisection_steps_experiment ON bisection_steps(experiment_id);
 CREATE INDEX bisection_steps_bisection ON bisection_steps(bisection_id, id);
 
--- Alerts gain the kind 'bisection' (a culprit found; the report) and a
--- link to its bisection. A CHECK cannot be altered in place: the table is
--- rebuilt with the same ids. Its children (alert_history, deliveries) are
--- set aside meanwhile, as dropping a parent with children fails.
-CREATE TEMP TABLE keep_alert_history AS SELECT * FROM alert_history;
-CREATE TEMP TABLE keep_deliveries AS SELECT * FROM deliveries;
-DELETE FROM alert_history;
-DELETE FROM deliveries;
-CREATE TABLE alerts_new (
-	id INTEGER PRIMARY KEY,
-	kind TEXT NOT NULL CHECK (kind IN ('verdict', 'change_point', 'bisection')),
-	state TEXT NOT NULL DEFAULT 'new'
-		CHECK (state IN ('new', 'acknowledged', 'investigating', 'invalid', 'fixed', 'wontfix')),
-	title TEXT NOT NULL,
-	metric TEXT,
-	delta_pct REAL,
-	experiment_id INTEGER REFERENCES experiments(id),
-	comparison_id INTEGER REFERENCES comparisons(id),
-	series_id INTEGER REFERENCES series(id),
-	change_point_id INTEGER REFERENCES change_points(id),
-	host_id INTEGER REFERENCES hosts(id),
-	created_at INTEGER NOT NULL,
-	updated_at INTEGER NOT NULL,
-	bisection_id INTEGER REFERENCES bisections(id)
-);
-INSERT INTO alerts_new (id, kind, state, title, metric, delta_pct, experiment_id,
-	comparison_id, series_id, change_point_id, host_id, created_at, updated_at)
-	SELECT id, kind, state, title, metric, delta_pct, experiment_id,
-	comparison_id, series_id, change_point_id, host_id, created_at, updated_at
-	FROM alerts;
-DROP TABLE alerts;
-ALTER TABLE alerts_new RENAME TO alerts;
-CREATE INDEX alerts_state ON alerts(state, created_at);
-INSERT INTO alert_history SELECT * FROM keep_alert_history;
-INSERT INTO deliveries SELECT * FROM keep_deliveries;
-DROP TABLE keep_alert_history;
-DROP TABLE keep_deliveries;
