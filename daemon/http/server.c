@@ -21,7 +21,7 @@
 #include <microhttpd.h>
 
 #include "daemon/lab/alerts.h"
-#include "daemon/http/api_series.h"
+#include "daemon/lab/series.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/http/routes.h"
 #include "daemon/http/server.h"

@@ -12,7 +12,7 @@
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/analysis.h"
 #include "daemon/analysis/paired.h"
-#include "daemon/http/api_series.h"
+#include "daemon/lab/series.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/planner.h"
 #include "daemon/analysis/stats.h"
