@@ -26,6 +26,7 @@
 #include "daemon/http/routes.h"
 #include "daemon/http/server.h"
 #include "daemon/lab/gitmirror.h"
+#include "daemon/lab/tracks.h"
 #include "daemon/lab/trust.h"
 
 struct req_state {
@@ -550,6 +551,10 @@ static void *reaper_main(void *arg)
 			if (series_baselines_tick(w, time(NULL)) > 0)
 				n++;
 			server_writer_unlock(s);
+			/* Tracks: git fetches, outside the lock. */
+			if (s->cfg.track_poll > 0 &&
+			    tracks_poll_due(db, s->cfg.track_poll, time(NULL)) > 0)
+				n++;
 			/* Alert deliveries (network I/O: outside the lock). */
 			alerts_deliver_due(db, &(struct alerts_smtp){
 				.url = s->cfg.smtp_url, .from = s->cfg.smtp_from,
