@@ -310,18 +310,14 @@ int gitmirror_fetch(const char *path, const char *url, char *err, size_t len)
 	return rc ? -1 : 0;
 }
 
-int gitmirror_resolve(const char *path, const char *name, char sha[41],
-		      char *err, size_t len)
+/* rev-parse --verify of @spec (built here or checked) into @sha. */
+static int resolve_raw(const char *path, const char *spec, char sha[41],
+		       char *err, size_t len)
 {
-	char spec[260], *out = NULL, gerr[256];
+	char *out = NULL, gerr[256];
 	int rc;
 
 	sha[0] = '\0';
-	if (gitmirror_check_ref(name)) {
-		snprintf(err, len, "'%.64s' is not a usable ref or commit name", name);
-		return -1;
-	}
-	snprintf(spec, sizeof(spec), "%s^{commit}", name);
 	rc = gitmirror_run(GIT(path, "rev-parse", "--verify", "--quiet",
 			       "--end-of-options", spec),
 			   NULL, 0, &out, SMALL_CAP, GIT_TIMEOUT_S, gerr, sizeof(gerr));
@@ -337,11 +333,38 @@ int gitmirror_resolve(const char *path, const char *name, char sha[41],
 	free(out);
 	if (!gitmirror_is_sha(sha)) {
 		sha[0] = '\0';
-		snprintf(err, len, "'%.64s' names no commit of the base (unknown"
-			 " or ambiguous)", name);
 		return -1;
 	}
 	return 0;
+}
+
+int gitmirror_resolve(const char *path, const char *name, char sha[41],
+		      char *err, size_t len)
+{
+	char spec[260];
+	int rc;
+
+	sha[0] = '\0';
+	if (gitmirror_check_ref(name)) {
+		snprintf(err, len, "'%.64s' is not a usable ref or commit name", name);
+		return -1;
+	}
+	snprintf(spec, sizeof(spec), "%s^{commit}", name);
+	rc = resolve_raw(path, spec, sha, err, len);
+	if (rc == -1)
+		snprintf(err, len, "'%.64s' names no commit of the base (unknown"
+			 " or ambiguous)", name);
+	return rc;
+}
+
+int gitmirror_parent(const char *path, const char *sha, char parent[41])
+{
+	char spec[48], err[256];
+
+	if (!gitmirror_is_sha(sha))
+		return -1;
+	snprintf(spec, sizeof(spec), "%s^1", sha);
+	return resolve_raw(path, spec, parent, err, sizeof(err)) ? -1 : 0;
 }
 
 int gitmirror_first_parent(const char *path, const char *good,
@@ -386,9 +409,7 @@ int gitmirror_first_parent(const char *path, const char *good,
 	}
 	/* good must be on bad's first-parent line: the oldest commit's
 	 * first parent. */
-	snprintf(range, sizeof(range), "%s^", a[0]);
-	if (gitmirror_resolve(path, range, parent, err, len) ||
-	    strcmp(parent, good)) {
+	if (gitmirror_parent(path, a[0], parent) || strcmp(parent, good)) {
 		free(a);
 		*n = 0;
 		return snprintf(err, len, "the good commit is not on the bad"

@@ -57,6 +57,9 @@ int gitmirror_fetch(const char *path, const char *url, char *err, size_t len);
 int gitmirror_resolve(const char *path, const char *name, char sha[41],
 		      char *err, size_t len);
 
+/* The first parent of commit @sha into @parent. 0 or -1 (a root). */
+int gitmirror_parent(const char *path, const char *sha, char parent[41]);
+
 /*
  * The first-parent history from @good (exclusive) to @bad (inclusive),
  * oldest first, as a malloc'd array of 41-byte strings in *@out with

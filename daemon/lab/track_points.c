@@ -161,11 +161,9 @@ static int cp_commits(sqlite3 *db, int64_t sid, int64_t point_id, char *good,
 /* 1 when @good is @bad's first parent (nothing to bisect). */
 static int adjacent(const struct base_ref *b, const char *good, const char *bad)
 {
-	char spec[48], parent[41], err[256];
+	char parent[41];
 
-	snprintf(spec, sizeof(spec), "%s^", bad);
-	return !gitmirror_resolve(b->mirror, spec, parent, err, sizeof(err)) &&
-	       !strcmp(parent, good);
+	return !gitmirror_parent(b->mirror, bad, parent) && !strcmp(parent, good);
 }
 
 /* Bisect every confirmed change point of the track that has none yet. */

@@ -9,6 +9,8 @@ command -v git >/dev/null || skip "git is not installed"
 
 gitq() {
 	env -i PATH="$PATH" HOME="$TMP" GIT_CONFIG_NOSYSTEM=1 \
+		${GIT_AUTHOR_DATE:+GIT_AUTHOR_DATE="$GIT_AUTHOR_DATE"} \
+		${GIT_COMMITTER_DATE:+GIT_COMMITTER_DATE="$GIT_COMMITTER_DATE"} \
 		GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org \
 		GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org \
 		git "$@"
@@ -19,12 +21,9 @@ make_repo() {
 	gitq init -q -b master "$dir" || fail "git init"
 	echo init >"$dir/README"
 	gitq -C "$dir" add README
-	gitq -C "$dir" commit -q -m init || fail "git commit"
-	for i in $(seq 1 "$n"); do
-		echo "change $i" >"$dir/f$i"
-		gitq -C "$dir" add "f$i"
-		gitq -C "$dir" commit -q -m "c$i: change $i" || fail "git commit $i"
-	done
+	GIT_AUTHOR_DATE="@1700000000 +0000" GIT_COMMITTER_DATE="@1700000000 +0000" \
+		gitq -C "$dir" commit -q -m init || fail "git commit"
+	if [ "$n" -gt 0 ]; then add_commits "$dir" 1 "$n"; fi
 }
 
 # add_commits DIR FROM TO: more commits cFROM..cTO on master.
@@ -33,7 +32,10 @@ add_commits() {
 	for i in $(seq "$2" "$3"); do
 		echo "change $i" >"$dir/f$i"
 		gitq -C "$dir" add "f$i"
-		gitq -C "$dir" commit -q -m "c$i: change $i" || fail "git commit $i"
+		# one minute apart: series points are ordered by commit time
+		GIT_AUTHOR_DATE="@$((1700000000 + 60 * i)) +0000" \
+			GIT_COMMITTER_DATE="@$((1700000000 + 60 * i)) +0000" \
+			gitq -C "$dir" commit -q -m "c$i: change $i" || fail "git commit $i"
 	done
 }
 
