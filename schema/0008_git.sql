@@ -75,6 +75,8 @@ CREATE TABLE bisections (
 	failure_reason TEXT,
 	step_pct REAL,                           -- delta of bad vs good
 	culprit TEXT,                            -- commit, NULL until found
+	range_lo INTEGER,                        -- done without culprit: first
+	range_hi INTEGER,                        --   bad in commits (lo, hi]
 	track_id INTEGER REFERENCES tracks(id),
 	change_point_id INTEGER REFERENCES change_points(id),
 	alert_id INTEGER,                        -- its report's alert (kind 'bisection')
@@ -93,6 +95,9 @@ CREATE TABLE bisection_steps (
 	bisection_id INTEGER NOT NULL REFERENCES bisections(id),
 	idx INTEGER NOT NULL,                    -- position in commits
 	commit_sha TEXT NOT NULL,
+	subject TEXT NOT NULL DEFAULT '',
+	author TEXT NOT NULL DEFAULT '',
+	email TEXT NOT NULL DEFAULT '',
 	experiment_id INTEGER REFERENCES experiments(id),
 	state TEXT NOT NULL DEFAULT 'queued'
 		CHECK (state IN ('queued', 'running', 'done', 'skipped')),

@@ -26,6 +26,7 @@
 #include "daemon/http/routes.h"
 #include "daemon/http/server.h"
 #include "daemon/lab/gitmirror.h"
+#include "daemon/lab/bisect_run.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/lab/trust.h"
 
@@ -554,6 +555,9 @@ static void *reaper_main(void *arg)
 			/* Tracks: git fetches, outside the lock. */
 			if (s->cfg.track_poll > 0 &&
 			    tracks_poll_due(db, s->cfg.track_poll, time(NULL)) > 0)
+				n++;
+			/* Bisection steps whose experiment failed outright. */
+			if (bisect_run_sweep(db) > 0)
 				n++;
 			/* Alert deliveries (network I/O: outside the lock). */
 			alerts_deliver_due(db, &(struct alerts_smtp){

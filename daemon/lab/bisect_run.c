@@ -492,6 +492,19 @@ static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 	return advance(db, b);
 }
 
+/* The culprit's report; its alert is kept with the bisection. */
+static void notify(sqlite3 *db, int64_t id)
+{
+	int64_t alert = bisect_notify_culprit(db, id);
+
+	if (alert < 0)
+		fprintf(stderr, "perflabd: report of bisection %lld failed\n",
+			(long long)id);
+	else if (alert > 0)
+		db_int(db, 0, "UPDATE bisections SET alert_id = ? WHERE id = ?", 2,
+		       alert, id);
+}
+
 int bisect_run_experiment_done(sqlite3 *db, int64_t exp)
 {
 	struct bisection b;
@@ -519,9 +532,27 @@ int bisect_run_experiment_done(sqlite3 *db, int64_t exp)
 	}
 	bisection_free(&b);
 	if (rc == 1 && db_int(db, 0, "SELECT culprit IS NOT NULL FROM bisections"
-			      " WHERE id = ?", 1, id) &&
-	    bisect_notify_culprit(db, id) < 0)
-		fprintf(stderr, "perflabd: report of bisection %lld failed\n",
-			(long long)id);
+			      " WHERE id = ?", 1, id))
+		notify(db, id);
 	return 1;
+}
+
+int bisect_run_sweep(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT s.experiment_id FROM"
+				      " bisection_steps s JOIN experiments e ON"
+				      " e.id = s.experiment_id WHERE s.state IN"
+				      " ('queued', 'running') AND e.state IN"
+				      " ('failed', 'cancelled') LIMIT 16");
+	int64_t ids[16];
+	int n = 0, done = 0;
+
+	if (!st)
+		return -1;
+	while (n < 16 && sqlite3_step(st) == SQLITE_ROW)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++)
+		done += bisect_run_experiment_done(db, ids[i]) > 0;
+	return done;
 }

@@ -49,6 +49,13 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
  */
 int bisect_run_experiment_done(sqlite3 *db, int64_t exp);
 
+/*
+ * Steps whose experiment failed or was cancelled have no analysis to
+ * continue from: the timer hands them to bisect_run_experiment_done().
+ * Returns the number of steps taken, -1 on error.
+ */
+int bisect_run_sweep(sqlite3 *db);
+
 /* GET /api/v1/bisections/{id} (docs/contracts.md), or NULL. */
 json_t *bisect_run_json(sqlite3 *db, int64_t id);
 /* Every bisection, newest first: {id, state, base, label, good, bad,

@@ -11,7 +11,6 @@
 #include "daemon/lab/analysis.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/jobs.h"
-#include "daemon/lab/tracks.h"
 
 #define LOG_MAX (4u << 20)
 
@@ -195,8 +194,6 @@ void jobs_after_settle(sqlite3 *db, const struct jobs_ctx *c, int64_t exp,
 		else
 			publish_experiment(c, exp, "done");
 	} else if (settled == 2) {
-		/* No analysis: a failed track point or bisection step. */
-		tracks_experiment_settled(db, exp);
 		publish_experiment(c, exp, "failed");
 	}
 }

@@ -65,10 +65,11 @@ json_t *tracks_json(sqlite3 *db, int64_t id);
 json_t *tracks_list_json(sqlite3 *db);
 
 /*
- * Experiment @exp is finished (analysed with its final verdicts, or
- * failed): a track point gets its value and detection runs; a bisection
- * step advances its bisection. The one place the lab continues git work
- * after an experiment; a no-op for other experiments.
+ * Experiment @exp is analysed with its final verdicts (called at the end
+ * of its analysis): a track point gets its value and detection runs; a
+ * bisection step advances its bisection. The one place the lab continues
+ * git work after an analysis; a no-op for other experiments. (Failed
+ * experiments have no analysis: bisect_run_sweep() takes their steps.)
  */
 void tracks_experiment_settled(sqlite3 *db, int64_t exp);
 
