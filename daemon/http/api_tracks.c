@@ -9,6 +9,7 @@
 
 #include "daemon/http/api.h"
 #include "daemon/http/api_tracks.h"
+#include "daemon/http/api_trust.h"
 #include "daemon/http/server.h"
 #include "daemon/lab/tracks.h"
 
@@ -102,6 +103,9 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 		ret = -1;
 		goto out;
 	}
+	/* A backend no runner runs would queue work nobody claims. */
+	if (api_trust_request(req, resp, s.backend, s.runs))
+		goto out;
 	s.bench_json = bench_s;
 	s.key_id = req->auth.key_id;
 	rc = tracks_create(req->db, &s, &id, err, sizeof(err));
