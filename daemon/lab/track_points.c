@@ -33,8 +33,11 @@ static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
 static int point_value(sqlite3 *db, int64_t exp, double *value,
 		       const char **metric)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT mean, coalesce(ns_per_io, 0)"
-				      " FROM runs WHERE experiment_id = ?");
+	sqlite3_stmt *st = db_prepare(db, "SELECT (SELECT value FROM run_metrics"
+				      " WHERE run_id = r.id AND metric = 'iops'),"
+				      " coalesce((SELECT value FROM run_metrics WHERE"
+				      " run_id = r.id AND metric = 'ns_per_io'), 0)"
+				      " FROM runs r WHERE r.experiment_id = ?");
 	double *iops = NULL, *ns = NULL;
 	size_t n = 0, cap = 0, nns = 0;
 	int ret = -1;

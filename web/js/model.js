@@ -2,6 +2,7 @@
 // documented in docs/api.md; this file is the one place that knows its
 // field names, and it tolerates optional fields being absent.
 import { arr, num, median } from './util.js';
+import { metricDefs, metricOf, metricRank, higherIsWorse } from './metrics.js';
 
 const str = (...vs) => {
 	for (const v of vs) if (typeof v === 'string' && v !== '') return v;
@@ -30,10 +31,11 @@ export function normComparison(c) {
 		newMean: num(c.variant_median, c.new_median, res.variant_median),
 		summary: str(c.summary, res.summary),
 		mdeFromHost: c.mde_from_host ?? res.mde_from_host,
-		// No calibration and identical runs: an MDE of 0 would claim
-		// perfect resolution; older rows carry mde_pct 0 for that case.
-		noNoise: (c.no_noise_estimate ?? res.no_noise_estimate) === true ||
-			num(c.mde_pct, c.mde, res.mde_pct) === 0,
+		// No calibration and identical runs. Older rows carry no flag
+		// and mde_pct 0 for that case; with the flag false an MDE of 0
+		// means the runs were identical (exact counts, no noise).
+		noNoise: (c.no_noise_estimate ?? res.no_noise_estimate ??
+			num(c.mde_pct, c.mde, res.mde_pct) === 0) === true,
 		reason: str(c.reason, res.reason),
 		unit: str(c.unit, res.unit),
 		text: str(c.text, res.text),
@@ -75,8 +77,8 @@ export function normRun(r) {
 		bootPos: num(r.boot_pos),
 		created: r.created_at,
 		timings: { build: num(r.build_s, r.timings && r.timings.build_s), boot: num(r.boot_s, r.timings && r.timings.boot_s), run: num(r.run_s, r.timings && r.timings.run_s) },
-		cpuSys: num(r.cpu_sys_ns_per_io, r.cpu && r.cpu.sys_ns_per_io),
-		cpuUser: num(r.cpu_user_ns_per_io, r.cpu && r.cpu.user_ns_per_io),
+		// every metric of the served table, by name (null: not reported)
+		metrics: Object.fromEntries(metricDefs().map((m) => [m.name, metricOf(r, m)])),
 		raw: r,
 	};
 }
@@ -161,8 +163,9 @@ export function normExperiment(e) {
 	if (done === null && variants.length) done = variants.reduce((a, v) => a + v.runs.length, 0);
 
 	const subject = str(e.subject, e.patch_subject, patches[0] && patches[0].subject);
-	// Headline: the IOPS comparison of the first compared variant.
-	comparisons.sort((a, b) => (a.metric === 'iops' ? 0 : 1) - (b.metric === 'iops' ? 0 : 1));
+	// Headline: the first compared variant's comparison on the metric
+	// first in the table (IOPS).
+	comparisons.sort((a, b) => metricRank(a.metric) - metricRank(b.metric));
 	const firstVerdict = comparisons.find((c) => c.verdict) || null;
 	return {
 		id: num(e.id),
@@ -246,3 +249,54 @@ export function normAlert(a) {
 		raw: a,
 	};
 }
+
+// Normalise the API answer (see daemon/analysis/perfdiff.c perfdiff_json).
+export function perfDiffRows(res, variant) {
+	const sides = arr(res && res.sides).map((s) => ({ name: String(s.variant ?? s.name ?? ''), baseline: !!s.baseline, runs: num(s.runs), total: num(s.total), lost: num(s.lost) }));
+	const rows = arr(res, 'rows', 'symbols').map((r) => {
+		let c = r;
+		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
+		return {
+			dso: String(r.dso ?? ''),
+			symbol: String(r.symbol ?? r.sym ?? r.name ?? ''),
+			baseline: num(r.baseline, r.baseline_pct),
+			baseSamples: num(r.baseline_samples),
+			baseSd: num(r.baseline_stddev),
+			new: num(c.new, c.new_pct),
+			newSamples: num(c.new_samples),
+			newSd: num(c.new_stddev),
+			delta: num(c.delta, c.delta_pct),
+			ratio: num(c.ratio),
+			wdiff: num(c.wdiff),
+			noise: c.noise === true ? true : c.noise === false ? false : null,
+		};
+	});
+	return { sides, rows, event: res && res.event, symbols: num(res && res.symbols), noiseRule: res && res.noise_rule };
+}
+
+// Exact perf diff: instructions per IO per symbol counted by the QEMU TCG
+// plugin (daemon/analysis/perfdiff_exact.c).
+export function isExact(res) {
+	return !!res && res.kind === 'instructions';
+}
+
+// Rows for the compared @variant (the first when not named).
+export function exactRows(res, variant) {
+	return arr(res, 'rows').map((r) => {
+		let c = r;
+		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
+		return {
+			dso: String(r.dso ?? ''),
+			symbol: String(r.symbol ?? ''),
+			base: num(r.base_per_io),
+			new: num(c.new_per_io),
+			delta: num(c.delta_per_io),
+			share: num(c.new_share),
+			spread: num(c.spread_per_io),
+			unstable: c.unstable === true,
+		};
+	});
+}
+
+// Worse in the metric's direction (the served metric table).
+export const worse = (metric, d) => (d === null || d === undefined ? false : higherIsWorse(metric) ? d > 0 : d < 0);

@@ -3,10 +3,11 @@
 // the zoom and the selection live in the URL:
 // #/trends?series=ID,ID&host=&q=&from=UNIX&to=UNIX
 import { h, clear, fmt, link, setQuery, num, arr, toUnix } from '../util.js';
+import { metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { trendChart } from '../charts.js';
-import { normAlert } from '../model.js';
-import { errorBox } from '../app.js';
+import { normAlert, worse } from '../model.js';
+import { errorBox } from '../widgets.js';
 
 export function normSeries(s) {
 	const pts = arr(s.points, 'items');
@@ -44,9 +45,7 @@ export function normSeries(s) {
 	};
 }
 
-// Lower is worse for throughput, higher is worse for costs (ns, latency).
-export const worse = (metric, d) => (d === null || d === undefined ? false : /ns|lat/.test(metric) ? d > 0 : d < 0);
-const unitOf = (m) => (/ns/.test(m) ? 'ns/IO' : /iops/i.test(m) ? 'IOPS' : m);
+const unitOf = metricLabel;
 
 export async function render(ctx) {
 	document.title = 'Trends · perflab';
