@@ -186,7 +186,12 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 	size_t n = 0;
 	int rc;
 
-	rc = bases_lookup(db, s->base, &b.base, err, len);
+	/* By name the ref's head is fetched; by id (a track's change point,
+	 * whose commits the mirror has) nothing is. */
+	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base) :
+	     bases_lookup(db, s->base, &b.base, err, len);
+	if (rc == 404)
+		return snprintf(err, len, "no such base"), 422;
 	if (rc)
 		return rc;
 	if (!b.base.git)

@@ -200,7 +200,8 @@ static void bisect_change_points(sqlite3 *db, int64_t track_id, int64_t sid)
 		col(be, sizeof(be), st, 5);
 		bench = strdup((const char *)sqlite3_column_text(st, 6));
 		struct bisect_spec s = {
-			.base = b.name, .good = good, .bad = bad, .label = label,
+			.base = b.name, .base_id = b.id, .good = good, .bad = bad,
+			.label = label,
 			.host_label = host[0] ? host : NULL,
 			.backend = be[0] ? be : NULL, .bench_json = bench,
 			/* A verdict needs 5 runs a side at least (exact MWU). */
