@@ -10,7 +10,7 @@
 #include "daemon/http/api.h"
 #include "daemon/http/api_tracks.h"
 #include "daemon/http/api_trust.h"
-#include "daemon/http/server.h"
+#include "daemon/http/state.h"
 #include "daemon/lab/tracks.h"
 
 /* {"commits": N} or {"seconds": S} into the spec; 0 or -1 (answered). */
