@@ -12,6 +12,7 @@
 #include "common/metric_defs.h"
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/analysis.h"
+#include "daemon/lab/tracks.h"
 #include "daemon/analysis/paired.h"
 #include "daemon/lab/series.h"
 #include "daemon/store/db.h"
@@ -809,7 +810,7 @@ int analysis_store(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p)
 	int ret = -1, added = 0;
 
 	if (!p || !a->nv)
-		goto done;
+		return finish(db, experiment_id);
 	ids = calloc(a->nv, sizeof(*ids));
 	if (!ids || store_all(db, p, ids, &n))
 		goto out;
@@ -831,8 +832,10 @@ int analysis_store(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p)
 		for (size_t i = 0; i < n; i++)
 			if (alerts_raise_verdict(db, ids[i], 1, time(NULL)) < 0)
 				goto out;
-done:
 	ret = finish(db, experiment_id);
+	/* Final: a track point or bisection step continues from here. */
+	if (!ret && !added)
+		tracks_experiment_settled(db, experiment_id);
 out:
 	free(ids);
 	return ret;

@@ -43,7 +43,8 @@ struct analysis_plan;
 struct analysis_plan *analysis_prepare(sqlite3 *db, int64_t experiment_id);
 /*
  * Store @p (comparisons, calibration, baseline series point, more runs,
- * alerts) in short transactions of their own, then clear the mark. @p
+ * alerts) in short transactions of their own, clear the mark, then let a
+ * track or bisection continue (tracks_experiment_settled). @p
  * NULL (the analysis failed): only clear the mark and settle the state.
  * 0 or -1.
  */

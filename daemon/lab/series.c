@@ -274,16 +274,24 @@ out:
 
 int series_detect(sqlite3 *db, int64_t sid, time_t now)
 {
+	struct cp_opts o;
+
+	cp_opts_default(&o);
+	return series_detect_opts(db, sid, &o, now);
+}
+
+int series_detect_opts(sqlite3 *db, int64_t sid, const struct cp_opts *opts,
+		       time_t now)
+{
 	struct cp *cur = NULL, *prev = NULL;
 	struct spoints p;
-	struct cp_opts o;
+	struct cp_opts o = *opts;
 	int64_t *alert = NULL;
 	size_t nalert = 0;
 	int k, kp, fresh, ret = -1;
 
 	if (load_points(db, sid, &p))
 		goto out;
-	cp_opts_default(&o);
 	o.seed ^= (uint64_t)sid;
 	/* The run before the last point, and the full re-run. */
 	kp = detect(p.x, p.n ? p.n - 1 : 0, &o, &prev);

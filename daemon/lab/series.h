@@ -30,6 +30,14 @@ int series_add_point(sqlite3 *db, int64_t sid, int64_t t, double value,
 int series_detect(sqlite3 *db, int64_t sid, time_t now);
 
 /*
+ * The same with other detection options (a track of a few dozen commits
+ * needs smaller segments than cp_opts_default()'s).
+ */
+struct cp_opts;
+int series_detect_opts(sqlite3 *db, int64_t sid, const struct cp_opts *o,
+		       time_t now);
+
+/*
  * Queue an experiment for every enabled baseline that is due at @now and
  * has none queued or running. Returns the number queued or -1.
  */
