@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * backend: the registry of backends; see backend.h. A new backend adds
- * its table here.
+ * its table's name to BACKENDS.
  */
 #include "runners/runner/backend.h"
 
 #include <string.h>
 
-static const struct backend_ops *const backends[] = {
-	&backend_qemu,
-	&backend_qemu_icount,
-	&backend_kexec,
-	&backend_local,
-};
+/* The tables (backend_NAME in backend_*.c), in --help order. */
+#define BACKENDS(X) X(qemu) X(qemu_icount) X(kexec) X(local)
+
+#define DECLARE(n) extern const struct backend_ops backend_##n;
+#define ENTRY(n) &backend_##n,
+BACKENDS(DECLARE)
+static const struct backend_ops *const backends[] = { BACKENDS(ENTRY) };
 
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 

@@ -4,7 +4,7 @@
  * (local, qemu, qemu-icount, kexec). Each backend is one table in its own
  * file (backend_*.c); backend.c lists them. The rest of the runner asks
  * the table and never compares backend names, so a new backend is one
- * new file and one line in backend.c. The daemon takes the names runners
+ * new file (a table named backend_NAME) and its name in backend.c. The daemon takes the names runners
  * register (contracts.md section 2): it keeps no list of its own.
  */
 #ifndef PERFLAB_BACKEND_H
@@ -67,11 +67,5 @@ const struct backend_ops *backend_at(int i);
 const char *backend_names(void);
 /* The --help sections "Backends:" and "Backend options:". */
 void backend_usage(FILE *f);
-
-/* The tables, one per backend file. */
-extern const struct backend_ops backend_local;
-extern const struct backend_ops backend_qemu;
-extern const struct backend_ops backend_qemu_icount;
-extern const struct backend_ops backend_kexec;
 
 #endif

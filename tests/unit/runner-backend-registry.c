@@ -18,6 +18,11 @@
 
 static char dir[] = "/tmp/perflab-backends-XXXXXX";
 
+#define backend_local (*backend_find("local"))
+#define backend_qemu (*backend_find("qemu"))
+#define backend_qemu_icount (*backend_find("qemu-icount"))
+#define backend_kexec (*backend_find("kexec"))
+
 static void registry(void)
 {
 	const struct backend_ops *b, *c;
@@ -37,6 +42,8 @@ static void registry(void)
 			CHECK(k == i || strcmp(b->name, c->name), "%s", b->name);
 	}
 	CHECK(n == 4);
+	CHECK(backend_find("local") && backend_find("qemu") &&
+	      backend_find("qemu-icount") && backend_find("kexec"));
 	CHECK(backend_at(-1) == NULL && backend_at(n) == NULL);
 	CHECK(backend_find("nope") == NULL && backend_find(NULL) == NULL);
 	CHECK(backend_find("qemu-icoun") == NULL);
