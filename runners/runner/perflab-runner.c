@@ -378,7 +378,7 @@ static void upload(struct opts *o, long long id, const char *lease,
 {
 	const char *reason = out->reason, *log = out->log;
 	char err[512];
-	int ret = PROTO_OK;
+	int ret;
 
 	if (!reason) {
 		ret = proto_result(&o->proto, id, outcome_result_body(out,
