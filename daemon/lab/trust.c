@@ -38,8 +38,9 @@ int trust_backend_check(sqlite3 *db, const char *backend, char *err,
 	sqlite3_finalize(st);
 	if (found)
 		return 0;
-	snprintf(err, errlen, "unknown backend '%s': no registered host runs it"
-		 " (hosts run: %s)", backend, n ? names : "none registered yet");
+	snprintf(err, errlen, "unknown backend '%s': no registered host runs"
+		 " it (hosts run: %s)", backend, n ? names :
+		 "none registered yet");
 	return -1;
 }
 

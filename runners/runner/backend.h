@@ -4,8 +4,9 @@
  * (local, qemu, qemu-icount, kexec). Each backend is one table in its own
  * file (backend_*.c); backend.c lists them. The rest of the runner asks
  * the table and never compares backend names, so a new backend is one
- * new file (a table named backend_NAME) and its name in backend.c. The daemon takes the names runners
- * register (contracts.md section 2): it keeps no list of its own.
+ * new file (a table named backend_NAME) and its name in backend.c. The
+ * daemon takes the names runners register (contracts.md section 2): it
+ * keeps no list of its own.
  */
 #ifndef PERFLAB_BACKEND_H
 #define PERFLAB_BACKEND_H
@@ -32,7 +33,7 @@ struct backend_host {
 
 struct backend_ops {
 	const char *name;	/* --backend NAME, registered with perflabd */
-	const char *usage;	/* --help: what it does (lines of 60 columns) */
+	const char *usage;	/* --help: what it does (60-column lines) */
 	const char *options;	/* --help: its own options, NULL: none; two
 				 * tables may share one text (printed once) */
 	unsigned needs_root : 1;	/* warn when started as another user */

@@ -383,8 +383,8 @@ static void upload(struct opts *o, long long id, const char *lease,
 	if (!reason) {
 		ret = proto_result(&o->proto, id, outcome_result_body(out,
 				   lease), err, sizeof(err));
-		fprintf(stderr, "perflab-runner: job %lld%s done: %s\n", id,
-			what, ret == PROTO_OK ? "uploaded" : "not acknowledged");
+		fprintf(stderr, "perflab-runner: job %lld%s done: %s\n", id, what,
+			ret == PROTO_OK ? "uploaded" : "not acknowledged");
 		/* The daemon will never take this result (the guest wrote it,
 		 * so a patch can make it so): end the job with its reason. */
 		if (ret != PROTO_REFUSED)

@@ -22,8 +22,8 @@ int main(void)
 	CHECK(trust_backend_check(db, "qemu-icount", err, sizeof(err)) == -1);
 	CHECK(strstr(err, "'qemu-icount'") && strstr(err, "none registered"),
 	      "%s", err);
-	db_exec(db, "INSERT INTO hosts (name, backend, registered_at, last_seen)"
-		" VALUES ('h1', 'local', 0, 0), ('h2', 'xen-pv', 0, 0),"
+	db_exec(db, "INSERT INTO hosts (name, backend, registered_at,"
+		" last_seen) VALUES ('h1', 'local', 0, 0), ('h2', 'xen-pv', 0, 0),"
 		" ('h3', 'local', 0, 0)");
 	CHECK(trust_backend_check(db, "local", err, sizeof(err)) == 0);
 	CHECK(trust_backend_check(db, "xen-pv", err, sizeof(err)) == 0);

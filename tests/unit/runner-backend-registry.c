@@ -39,7 +39,8 @@ static void registry(void)
 		CHECK(strstr(backend_names(), b->name), "%s", b->name);
 		CHECK(strstr(help, b->name), "%s not in --help", b->name);
 		for (int k = 0; (c = backend_at(k)); k++)
-			CHECK(k == i || strcmp(b->name, c->name), "%s", b->name);
+			CHECK(k == i || strcmp(b->name, c->name), "%s",
+			      b->name);
 	}
 	CHECK(n >= 4);
 	CHECK(backend_find("local") && backend_find("qemu") &&
