@@ -109,6 +109,19 @@ wait_healthy() {
 	return 1
 }
 
+# The seed experiment names the runner's backend, which perflabd accepts
+# once a host that runs it has registered.
+wait_registered() {
+	local i
+	for i in $(seq 1 150); do
+		build/perflab --server "$url" --key "$admin_key" hosts 2>/dev/null |
+			grep -qF -- "$runner_name" && return 0
+		kill -0 "$runner_pid" 2>/dev/null || return 1
+		sleep 0.2
+	done
+	return 1
+}
+
 # Sets demo_id to the seed experiment's id (submitted now or before).
 submit_demo() {
 	local id
@@ -123,6 +136,7 @@ submit_demo() {
 			return 0
 		fi
 	fi
+	wait_registered || say "the runner has not registered yet (see $lab/runner.log)"
 	id=$(build/perflab --server "$url" --key "$admin_key" run -q "$seed") ||
 		{ say "submitting $seed failed (see above)" >&2; return 1; }
 	echo "$id" >"$lab/demo-experiment"

@@ -4,7 +4,8 @@
 #   . bench/lib/lab.sh
 #   lab_start NAME BACKEND     # sets tmp, url, sub (submit key), adm (admin
 #                              # key); the runner registers as NAME-BACKEND
-#                              # with label BACKEND; logs in $tmp/*.log
+#                              # with label BACKEND (waited for); logs in
+#                              # $tmp/*.log
 # Everything is stopped and $tmp removed on exit.
 for f in build/perflabd build/perflab build/perflab-runner build/perflab-bench-static; do
 	[ -x "$f" ] || { echo "$f not built (make; make static-bench)"; exit 1; }
@@ -37,4 +38,12 @@ lab_start() {
 		--kcache "$(scripts/kcache-dir.sh)" --claim-wait 2 \
 		>"$tmp/runner.log" 2>&1 &
 	rpid=$!
+	# Experiments may name only a backend a registered host runs.
+	for _ in $(seq 150); do
+		build/perflab --server "$url" --key "$adm" hosts 2>/dev/null |
+			grep -qF -- "$name-$backend" && return 0
+		sleep 0.2
+	done
+	echo "the runner did not register: $(tail -5 "$tmp/runner.log")"
+	exit 1
 }

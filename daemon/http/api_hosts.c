@@ -192,9 +192,11 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "'name' is required: 1-64 characters of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	if (!backend || !trust_backend_known(backend)) {
-		ret = http_error(resp, 400, "'backend' must be one of %s",
-				 trust_backend_names());
+	/* Any name: the runner knows its backends, experiments may then
+	 * name it (trust_backend_check). */
+	if (!backend || !lab_valid_name(backend) || strlen(backend) > 32) {
+		ret = http_error(resp, 400, "'backend' is required: 1-32 characters"
+				 " of [A-Za-z0-9._+-]");
 		goto out;
 	}
 	w = server_writer_lock(req->srv);

@@ -45,9 +45,8 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "\"label\" and \"backend\" must be names of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	if (backend && !trust_backend_known(backend)) {
-		ret = http_error(resp, 422, "unknown backend '%s': runners run %s",
-				 backend, trust_backend_names());
+	if (backend && trust_backend_check(req->db, backend, err, sizeof(err))) {
+		ret = http_error(resp, 422, "%s", err);
 		goto out;
 	}
 	if (json_object_get(body, "runs")) {

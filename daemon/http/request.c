@@ -47,9 +47,8 @@ int api_trust_request(struct http_req *req, struct http_resp *resp,
 	char err[512];
 	int rc;
 
-	if (backend && !trust_backend_known(backend))
-		return http_error(resp, 422, "unknown backend '%s': runners run"
-				  " %s", backend, trust_backend_names()), -1;
+	if (backend && trust_backend_check(req->db, backend, err, sizeof(err)))
+		return http_error(resp, 422, "%s", err), -1;
 	api_trust_who(req, &who);
 	rc = trust_quota(req->db, &who, runs, err, sizeof(err));
 	if (rc)

@@ -14,20 +14,34 @@
 
 #define MAX_PATTERNS 256
 
-static const char *const backends[] = { "local", "qemu", "qemu-icount",
-					"kexec", NULL };
-
-bool trust_backend_known(const char *backend)
+int trust_backend_check(sqlite3 *db, const char *backend, char *err,
+			size_t errlen)
 {
-	for (int i = 0; backends[i]; i++)
-		if (!strcmp(backends[i], backend))
-			return true;
-	return false;
-}
+	sqlite3_stmt *st = db_prepare(db, "SELECT DISTINCT backend,"
+				      " backend = ?1 FROM hosts ORDER BY 1");
+	char names[256] = "";
+	size_t n = 0;
+	int found = 0;
 
-const char *trust_backend_names(void)
-{
-	return "local, qemu, qemu-icount, kexec";
+	if (!st) {
+		snprintf(err, errlen, "internal error");
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, backend, -1, SQLITE_STATIC);
+	while (!found && sqlite3_step(st) == SQLITE_ROW) {
+		found = sqlite3_column_int(st, 1);
+		if (n < sizeof(names))
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+					      "%s%s", n ? ", " : "",
+					      sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (found)
+		return 0;
+	snprintf(err, errlen, "unknown backend '%s': no registered host runs"
+		 " it (hosts run: %s)", backend, n ? names :
+		 "none registered yet");
+	return -1;
 }
 
 int trust_pattern_check(const char *pattern, char *err, size_t errlen)

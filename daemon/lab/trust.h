@@ -32,10 +32,13 @@ struct trust_who {
 	int max_queued;		/* perflabd --max-queued-runs; 0: no quota */
 };
 
-/* 1 if a runner can run @backend (local, qemu, qemu-icount, kexec). */
-bool trust_backend_known(const char *backend);
-/* The known backends, for messages: "local, qemu, qemu-icount, kexec". */
-const char *trust_backend_names(void);
+/*
+ * 0 when a registered host runs @backend: runners register the backends
+ * they have (local, qemu, ...), the daemon keeps no list of its own.
+ * Else -1 with @err naming the backends registered hosts run.
+ */
+int trust_backend_check(sqlite3 *db, const char *backend, char *err,
+			size_t errlen);
 
 /*
  * A cmdline pattern an admin may store: 1-128 printable characters

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * exec: run one job on a backend and describe what happened (an outcome
- * the protocol layer turns into a result upload or a failure report).
+ * exec: what a backend (backend.h) is given to run one job, and how it
+ * says what happened: an outcome the protocol layer turns into a result
+ * upload or a failure report. Plus the steps backends share.
  */
 #ifndef PERFLAB_EXEC_H
 #define PERFLAB_EXEC_H
@@ -14,7 +15,7 @@
 #include "runners/runner/kbuild.h"
 
 struct runner_cfg {
-	const char *backend;	/* local | qemu | qemu-icount | kexec */
+	const char *backend;	/* the backend's name (backend.h) */
 	const char *workdir;
 	const char *kcache;
 	const char *tree;	/* pristine base tree */
@@ -76,15 +77,12 @@ void outcome_free(struct outcome *o);
 /* The result upload body for a successful outcome (lease added). */
 json_t *outcome_result_body(const struct outcome *o, const char *lease);
 
-/* 1 if this runner adds exact instruction profiles (qemu-icount + plugin). */
-int exec_exact_profile(const struct runner_cfg *cfg);
+/* Tell c->phase (when set) the job entered @phase. */
+void exec_phase(const struct exec_ctx *c, const char *phase, const char *msg);
 /* Build (or fetch from cache) the job's kernel; 0 ok, else o failed. */
 int exec_build(const struct exec_ctx *c, const struct job *j,
 	       struct kbuild_result *kr, struct outcome *o);
 /* Parse and sanity-check a bench JSON text into o->bench. */
 int exec_take_bench(const char *text, struct outcome *o);
-
-int exec_qemu(const struct exec_ctx *c, const struct job *j,
-	      struct outcome *o);
 
 #endif

@@ -3,7 +3,6 @@
  * facts: CPU, memory, kernel, NVMe model/firmware, polling.
  */
 #include "runners/runner/facts.h"
-#include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
 
 #include <stdio.h>
@@ -148,10 +147,6 @@ json_t *facts_collect(const char *root, const char *backend,
 	}
 	json_object_set_new(f, "poll_ok", json_boolean(poll_ok));
 	json_object_set_new(f, "backend", json_string(backend));
-	if (!strncmp(backend, "qemu", 4))
-		json_object_set_new(f, "kvm", json_boolean(
-			!strcmp(backend, "qemu") && !*root &&
-			qemu_kvm_usable()));
 	json_object_set_new(f, "target", json_string(target ? target : ""));
 	return f;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * facts: host facts reported at registration (contracts.md section 2).
+ * What only one backend knows (qemu: kvm) its table adds (backend.h).
  */
 #ifndef PERFLAB_FACTS_H
 #define PERFLAB_FACTS_H

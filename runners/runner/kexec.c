@@ -3,7 +3,7 @@
  * kexec: state file, command construction, verification, resume.
  */
 #include "runners/runner/kexec.h"
-#include "runners/runner/local.h"
+#include "runners/runner/hostbench.h"
 #include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
 #include "runners/runner/toggle.h"
@@ -498,7 +498,7 @@ int kexec_resume_run(const struct exec_ctx *c, const struct job *j,
 	o->boot_log = rutil_strdupf("kexec: kernel %s token %s\n", s.release,
 				    s.token);
 	kexec_state_free(&s);
-	return j->nruns ? toggle_local(c, j, o) : local_bench(c, j, o);
+	return j->nruns ? toggle_local(c, j, o) : hostbench_run(c, j, o);
 }
 
 int kexec_finish(const struct runner_cfg *cfg, const struct kexec_env *env,

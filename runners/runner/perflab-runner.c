@@ -5,15 +5,11 @@
  * current kernel (local), runs perflab-bench and uploads the result.
  * `perflab-runner try ...` runs the same pipeline without a server.
  */
-#include "runners/runner/exec.h"
+#include "runners/runner/backend.h"
 #include "runners/runner/facts.h"
 #include "runners/runner/hb.h"
-#include "runners/runner/kexec.h"
-#include "runners/runner/local.h"
 #include "runners/runner/proto.h"
-#include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
-#include "runners/runner/toggle.h"
 #include "http_client.h"
 
 #include <errno.h>
@@ -37,6 +33,7 @@ static void on_signal(int sig)
 
 struct opts {
 	struct runner_cfg cfg;
+	const struct backend_ops *be;
 	struct proto proto;
 	const char *labels[16];
 	int nlabels;
@@ -65,16 +62,9 @@ static void usage(FILE *f)
 "         [--label L]... [--target DEV] [--workdir DIR] [options] [--once]\n"
 "       perflab-runner try --backend BACKEND [--patch FILE]... [--cmdline S]\n"
 "         [--bench-params JSON] [--runs N] [options]\n"
-"\n"
-"Backends:\n"
-"  qemu         boot each variant kernel in QEMU (KVM when /dev/kvm works)\n"
-"  qemu-icount  QEMU TCG with -icount shift=0,sleep=off -smp 1: guest time\n"
-"               counts instructions, so IOPS and ns/IO measure CPU cost per\n"
-"               IO (not cache, memory or device timing); ~0.1 %% repeatable\n"
-"  kexec        dedicated host: kexec into the variant kernel, bench the\n"
-"               NVMe --target, reboot to the default kernel (needs the\n"
-"               systemd unit in dist/systemd/ and root)\n"
-"  local        current kernel; variants are setup shell commands\n"
+"\n");
+	backend_usage(f);
+	fprintf(f,
 "\n"
 "Options:\n"
 "  --server URL        perflabd base URL\n"
@@ -87,26 +77,12 @@ static void usage(FILE *f)
 "  --tree DIR          pristine base tree (default: build/linux-source-6.1)\n"
 "  --configs DIR       config fragments (default: kernel-patches/configs)\n"
 "  --bench FILE        perflab-bench for local/kexec (build/perflab-bench)\n"
-"  --bench-static FILE static perflab-bench for the initramfs\n"
-"  --busybox FILE      static busybox (default: /bin/busybox)\n"
-"  --qemu FILE         qemu binary (default: qemu-system-x86_64)\n"
-"  --insn-plugin FILE  qemu-icount: the perflab-insn TCG plugin for exact\n"
-"                      instruction profiles (default: perflab-insn.so next\n"
-"                      to this binary; \"none\": off, sampled -P instead)\n"
 "  --jobs N            make -j (default: online CPUs)\n"
-"  --boot-timeout S    watchdog for a guest to start the bench (120)\n"
-"  --smp N, --mem MB   qemu guest size (1, 512); icount forces -smp 1\n"
-"  --no-kvm            never use KVM\n"
 "  --kconfig-base FILE start from this full config instead of tinyconfig\n"
 "                      (kexec hosts: /boot/config-$(uname -r)); the job's\n"
 "                      fragment is applied on top and verified\n"
 "  --build-user USER   when root: apply patches and build as USER in the\n"
 "                      bubblewrap sandbox (default: nobody; never root)\n"
-"  --state FILE        kexec state file (default: WORKDIR/kexec-state.json)\n"
-"  --poll-queues N     kexec: nvme.poll_queues on the variant cmdline (1)\n"
-"  --kexec-initrd FILE kexec: initrd for the variant kernel\n"
-"  --console-log FILE  kexec: the previous boot's console (pstore file, BMC\n"
-"                      capture); its tail goes with a \"boot\" failure\n"
 "  --claim-wait S      long-poll seconds (25)\n"
 "  --once              handle one job then exit\n"
 "try mode: --patch FILE (repeatable, in order), --cmdline S (variant kernel\n"
@@ -272,6 +248,26 @@ static void fail_usage(const char *msg)
 	exit(2);
 }
 
+/* What the backend's table asks of the options. */
+static void check_backend(struct opts *o)
+{
+	const struct backend_ops *be = o->be;
+	char err[512];
+
+	if (be->needs_target && !o->cfg.target && !o->try_mode) {
+		fprintf(stderr, "perflab-runner: --target DEV is required for "
+			"the %s backend (see --help)\n", be->name);
+		exit(2);
+	}
+	if (be->needs_root && geteuid() != 0)
+		fprintf(stderr, "perflab-runner: warning: %s needs root\n",
+			be->name);
+	if (be->validate && be->validate(&o->cfg, err, sizeof(err))) {
+		fprintf(stderr, "perflab-runner: %s: %s\n", be->name, err);
+		exit(2);
+	}
+}
+
 static void set_defaults(struct opts *o)
 {
 	struct runner_cfg *c = &o->cfg;
@@ -293,9 +289,12 @@ static void set_defaults(struct opts *o)
 	snprintf(o->top, sizeof(o->top), "%s", dirname(dirname(exe)));
 	if (!c->backend)
 		fail_usage("--backend is required");
-	if (strcmp(c->backend, "local") && strcmp(c->backend, "qemu") &&
-	    strcmp(c->backend, "qemu-icount") && strcmp(c->backend, "kexec"))
-		fail_usage("--backend must be local, qemu, qemu-icount or kexec");
+	o->be = backend_find(c->backend);
+	if (!o->be) {
+		fprintf(stderr, "perflab-runner: --backend must be one of %s "
+			"(see --help)\n", backend_names());
+		exit(2);
+	}
 	if (!o->try_mode) {
 		if (!o->proto.server)
 			fail_usage("--server is required");
@@ -333,11 +332,6 @@ static void set_defaults(struct opts *o)
 		c->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (!c->boot_timeout)
 		c->boot_timeout = 120;
-	c->kvm = c->kvm < 0 ? 0 : qemu_kvm_usable();
-	if (!c->state_file)
-		c->state_file = rutil_strdupf("%s/kexec-state.json", c->workdir);
-	if (!c->poll_queues)
-		c->poll_queues = 1;
 	if (!o->claim_wait)
 		o->claim_wait = 25;
 	if (!o->try_runs)
@@ -358,12 +352,7 @@ static void set_defaults(struct opts *o)
 		c->insn_plugin = absolute(c->insn_plugin);
 	if (c->base_config)
 		c->base_config = absolute(c->base_config);
-	if ((!strcmp(c->backend, "local") || !strcmp(c->backend, "kexec")) &&
-	    !c->target && !o->try_mode)
-		fail_usage("--target DEV is required for local and kexec");
-	if (strncmp(c->backend, "qemu", 4) && strcmp(c->backend, "kexec") == 0 &&
-	    geteuid() != 0)
-		fprintf(stderr, "perflab-runner: warning: kexec needs root\n");
+	check_backend(o);
 }
 
 /* The daemon sees every message; the log one line per phase. */
@@ -373,64 +362,64 @@ static void hb_phase_cb(void *arg, const char *phase, const char *msg)
 		fprintf(stderr, "perflab-runner: phase %s: %s\n", phase, msg);
 }
 
-/* Run a job on the configured backend. 1: kexec reboot under way. */
-static int run_backend(const struct exec_ctx *c, const struct job *j,
-		       struct outcome *o)
-{
-	const char *b = c->cfg->backend;
-
-	if (!strcmp(b, "local"))
-		return exec_local(c, j, o);
-	if (!strcmp(b, "kexec"))
-		return kexec_start(c, NULL, j, o);
-	return exec_qemu(c, j, o);
-}
-
 static void wait_for_reboot(struct opts *o, struct hb *h)
 {
-	/* systemctl kexec stops us with SIGTERM; the state file resumes. */
+	/* systemctl stops us with SIGTERM; the backend resumes the job. */
 	for (int i = 0; i < 600 && !stop_flag; i++)
 		sleep(1);
 	if (h)
 		hb_stop(h);
 	if (!stop_flag) {
-		fprintf(stderr, "perflab-runner: kexec reboot did not happen "
-			"within 10 minutes\n");
-		kexec_abandon(&o->cfg, NULL);
+		fprintf(stderr, "perflab-runner: %s reboot did not happen "
+			"within 10 minutes\n", o->be->name);
+		if (o->be->abandon)
+			o->be->abandon(&o->cfg);
 	}
 	exit(0);
+}
+
+/*
+ * Upload @out as job @id's result, or report its failure; @what names the
+ * run in the log. Every answer is logged: a failure report the daemon did
+ * not take leaves the job to its lease, which the operator should know.
+ */
+static void upload(struct opts *o, long long id, const char *lease,
+		   const struct outcome *out, const char *what)
+{
+	const char *reason = out->reason, *log = out->log;
+	char err[512];
+	int ret;
+
+	if (!reason) {
+		ret = proto_result(&o->proto, id, outcome_result_body(out,
+				   lease), err, sizeof(err));
+		fprintf(stderr, "perflab-runner: job %lld%s done: %s\n", id, what,
+			ret == PROTO_OK ? "uploaded" : "not acknowledged");
+		/* The daemon will never take this result (the guest wrote it,
+		 * so a patch can make it so): end the job with its reason. */
+		if (ret != PROTO_REFUSED)
+			return;
+		reason = "internal";
+		log = err;
+	} else {
+		fprintf(stderr, "perflab-runner: job %lld%s failed (%s)\n", id,
+			what, reason);
+	}
+	if (proto_fail(&o->proto, id, lease, reason, log) != PROTO_OK)
+		fprintf(stderr, "perflab-runner: job %lld: failure report "
+			"(%s) not acknowledged\n", id, reason);
 }
 
 static void report(struct opts *o, const struct job *j, struct hb *h,
 		   struct outcome *out)
 {
-	int ret;
-
 	if (h->lost) {
 		fprintf(stderr, "perflab-runner: job %lld: lease lost (409); "
 			"dropped\n", j->id);
 		return;
 	}
 	hb_finish(h, out->reason ? out->reason : "result");
-	if (out->reason) {
-		fprintf(stderr, "perflab-runner: job %lld failed (%s)\n", j->id,
-			out->reason);
-		ret = proto_fail(&o->proto, j->id, j->lease, out->reason,
-				 out->log);
-	} else {
-		char err[512];
-
-		ret = proto_result(&o->proto, j->id,
-				   outcome_result_body(out, j->lease), err,
-				   sizeof(err));
-		fprintf(stderr, "perflab-runner: job %lld done: %s\n", j->id,
-			ret == PROTO_OK ? "uploaded" : "not acknowledged");
-		/* The daemon will never take this result (the guest wrote it,
-		 * so a patch can make it so): end the job with its reason. */
-		if (ret == PROTO_REFUSED)
-			proto_fail(&o->proto, j->id, j->lease, "internal",
-				   err);
-	}
+	upload(o, j->id, j->lease, out, "");
 }
 
 /* A toggle boot: each run is uploaded (or reported) as soon as it ends. */
@@ -444,27 +433,14 @@ static void toggle_run_done(void *arg, int i, struct outcome *out)
 {
 	struct toggle_sink *t = arg;
 	const struct toggle_run *r = &t->j->runs[i];
-	char err[512];
-	int ret;
+	char what[256];
 
 	if (t->h->lost)
 		return;
-	if (out->reason) {
-		fprintf(stderr, "perflab-runner: job %lld (toggle run %d/%d,"
-			" %s) failed (%s)\n", r->job_id, i + 1, t->j->nruns,
-			r->variant, out->reason);
-		proto_fail(&t->o->proto, r->job_id, r->lease, out->reason,
-			   out->log);
-		return;
-	}
-	ret = proto_result(&t->o->proto, r->job_id,
-			   outcome_result_body(out, r->lease), err, sizeof(err));
-	fprintf(stderr, "perflab-runner: job %lld (toggle run %d/%d, %s, boot"
-		" %.8s pos %d) done: %s\n", r->job_id, i + 1, t->j->nruns,
-		r->variant, out->boot_id, out->boot_pos,
-		ret == PROTO_OK ? "uploaded" : "not acknowledged");
-	if (ret == PROTO_REFUSED)
-		proto_fail(&t->o->proto, r->job_id, r->lease, "internal", err);
+	snprintf(what, sizeof(what), " (toggle run %d/%d, %s, boot %.8s pos "
+		 "%d)", i + 1, t->j->nruns, r->variant, out->boot_id,
+		 out->boot_pos);
+	upload(t->o, r->job_id, r->lease, out, what);
 }
 
 /*
@@ -476,6 +452,7 @@ static void report_toggle(struct opts *o, const struct job *j, struct hb *h,
 			  struct outcome *out)
 {
 	const struct toggle_run *r;
+	char what[256];
 
 	if (h->lost || out->runs_done >= j->nruns)
 		return;
@@ -483,28 +460,12 @@ static void report_toggle(struct opts *o, const struct job *j, struct hb *h,
 	r = &j->runs[out->runs_done];
 	if (!out->reason)
 		outcome_fail(out, "internal", strdup("toggle boot ended early"));
-	fprintf(stderr, "perflab-runner: job %lld (toggle run %d/%d, %s)"
-		" failed (%s)\n", r->job_id, out->runs_done + 1, j->nruns,
-		r->variant, out->reason);
-	proto_fail(&o->proto, r->job_id, r->lease, out->reason, out->log);
+	snprintf(what, sizeof(what), " (toggle run %d/%d, %s)",
+		 out->runs_done + 1, j->nruns, r->variant);
+	upload(o, r->job_id, r->lease, out, what);
 }
 
 static int do_register(struct opts *o);
-
-/* qemu: the first successful polled run proves polling; re-register. */
-static void note_polling(struct opts *o, const struct outcome *out)
-{
-	const json_t *params = json_object_get(out->bench, "params");
-	char *f;
-
-	if (strncmp(o->cfg.backend, "qemu", 4) ||
-	    !json_is_true(json_object_get(params, "polled")))
-		return;
-	f = rutil_strdupf("%s/poll-verified", o->cfg.workdir);
-	if (access(f, F_OK) && !rutil_write_file(f, "1\n", 2))
-		do_register(o);
-	free(f);
-}
 
 static void handle_job(struct opts *o, const char *text)
 {
@@ -547,8 +508,8 @@ static void handle_job(struct opts *o, const char *text)
 	c.arg = &h;
 	c.run_done = toggle_run_done;
 	c.run_arg = &ts;
-	ret = run_backend(&c, &j, &out);
-	if (ret == KEXEC_REBOOTING)
+	ret = o->be->run(&c, &j, &out);
+	if (ret == BACKEND_REBOOTING)
 		wait_for_reboot(o, &h);
 	if (stop_flag && out.reason && !h.lost)
 		outcome_fail(&out, "internal",
@@ -558,36 +519,25 @@ static void handle_job(struct opts *o, const char *text)
 	else
 		report(o, &j, &h, &out);
 	hb_stop(&h);
-	if (!out.reason)
-		note_polling(o, &out);
+	/* qemu: the first polled run proves polling; say so. */
+	if (!out.reason && o->be->after_run && o->be->after_run(&o->cfg, &out))
+		do_register(o);
 	outcome_free(&out);
 	job_free(&j);
 }
 
 static int do_register(struct opts *o)
 {
-	int poll = -1;
+	const struct backend_ops *be = o->be;
 	char err[512];
 	json_t *facts;
 	int ret;
 
-	/* qemu: polling is verified per boot; say so once it was seen. */
-	if (!strncmp(o->cfg.backend, "qemu", 4)) {
-		char *f = rutil_strdupf("%s/poll-verified", o->cfg.workdir);
-
-		poll = !access(f, F_OK);
-		free(f);
-	}
-	facts = facts_collect("", o->cfg.backend, o->cfg.target, poll);
-	if (json_object_get(facts, "kvm")) {
-		char *f = rutil_strdupf("%s/kvm-broken", o->cfg.workdir);
-
-		json_object_set_new(facts, "kvm", json_boolean(
-			o->cfg.kvm && !strcmp(o->cfg.backend, "qemu") &&
-			access(f, F_OK)));
-		free(f);
-	}
-	ret = proto_register(&o->proto, o->cfg.backend, o->labels,
+	facts = facts_collect("", be->name, o->cfg.target,
+			      be->poll_ok ? be->poll_ok(&o->cfg) : -1);
+	if (be->facts)
+		be->facts(&o->cfg, facts);
+	ret = proto_register(&o->proto, be->name, o->labels,
 			     o->nlabels, facts, err, sizeof(err));
 	json_decref(facts);
 	if (ret)
@@ -595,54 +545,46 @@ static int do_register(struct opts *o)
 	return ret;
 }
 
-/* After a restart: finish a job whose kernel we kexec'd into. */
-static void resume_kexec(struct opts *o)
-{
-	struct exec_ctx c = { .cfg = &o->cfg };
-	struct outcome out = { 0 };
-	char why[512];
-	struct job j;
+/* A job the backend resumes after a restart (struct backend_host). */
+struct resumed {
+	struct opts *o;
 	struct hb h;
-	struct toggle_sink ts = { o, &j, &h };
-	int kind;
+	struct toggle_sink ts;
+};
 
-	kind = kexec_resume_prepare(&o->cfg, NULL, &j, why, sizeof(why));
-	if (kind == KEXEC_NOTHING)
-		return;
-	fprintf(stderr, "perflab-runner: resuming kexec job %lld\n", j.id);
-	if (hb_start(&h, &o->proto, j.id, j.lease, j.lease_seconds,
-		     &stop_flag)) {
-		job_free(&j);
-		return;
-	}
-	c.abort = &h.abort;
-	c.phase = hb_phase_cb;
-	c.arg = &h;
-	c.run_done = toggle_run_done;
-	c.run_arg = &ts;
-	/* Not "build", where a new heartbeat starts: the kexec is behind us. */
-	hb_phase_cb(&h, "boot", kind == KEXEC_RUN ? "up on the variant kernel "
-		    "(release, build id and job token verified)" :
-		    "not on the kernel this job loaded");
-	if (kind == KEXEC_WRONG_KERNEL)
-		outcome_fail(&out, "boot", kexec_failure_log(&o->cfg, why));
-	else if (kind == KEXEC_RESTARTED)
-		outcome_fail(&out, "internal", strdup(why));
+static int resume_begin(void *arg, const struct job *j, struct exec_ctx *c)
+{
+	struct resumed *r = arg;
+
+	if (hb_start(&r->h, &r->o->proto, j->id, j->lease, j->lease_seconds,
+		     &stop_flag))
+		return -1;
+	r->ts = (struct toggle_sink){ r->o, j, &r->h };
+	c->abort = &r->h.abort;
+	c->phase = hb_phase_cb;
+	c->arg = &r->h;
+	c->run_done = toggle_run_done;
+	c->run_arg = &r->ts;
+	return 0;
+}
+
+static void resume_end(void *arg, const struct job *j, struct outcome *out)
+{
+	struct resumed *r = arg;
+
+	if (j->nruns)
+		report_toggle(r->o, j, &r->h, out);
 	else
-		kexec_resume_run(&c, &j, &out);
-	if (j.nruns)
-		report_toggle(o, &j, &h, &out);
-	else
-		report(o, &j, &h, &out);
-	hb_stop(&h);
-	outcome_free(&out);
-	job_free(&j);
-	/*
-	 * A wrong kernel that a kexec started (a variant that booted with
-	 * another release) must not run the next jobs: back to the default.
-	 */
-	if (kexec_finish(&o->cfg, NULL, kind == KEXEC_RUN ||
-			 kexec_on_variant(NULL)) == KEXEC_REBOOTING)
+		report(r->o, j, &r->h, out);
+	hb_stop(&r->h);
+}
+
+static void resume(struct opts *o)
+{
+	struct resumed r = { .o = o };
+	struct backend_host host = { resume_begin, resume_end, &r };
+
+	if (o->be->resume(&o->cfg, &host) == BACKEND_REBOOTING)
 		wait_for_reboot(o, NULL);
 }
 
@@ -655,8 +597,8 @@ static int serve(struct opts *o)
 		sleep(delay);
 		delay = delay < 30 ? delay * 2 : 30;
 	}
-	if (!strcmp(o->cfg.backend, "kexec"))
-		resume_kexec(o);
+	if (o->be->resume)
+		resume(o);
 	fprintf(stderr, "perflab-runner: %s registered as %s (%s)\n",
 		o->proto.server, o->proto.name, o->cfg.backend);
 	delay = 1;
@@ -798,9 +740,10 @@ static int try_runs(struct opts *o)
 		json_decref(raw);
 		if (o->try_build_only)
 			return try_build(&c, &j);
-		ret = run_backend(&c, &j, &out);
-		if (ret == KEXEC_REBOOTING) {
-			fprintf(stderr, "try: kexec reboot under way\n");
+		ret = o->be->run(&c, &j, &out);
+		if (ret == BACKEND_REBOOTING) {
+			fprintf(stderr, "try: %s reboot under way\n",
+				o->be->name);
 			return 0;
 		}
 		snprintf(file, sizeof(file), "%s/try-%d.json", o->cfg.workdir,

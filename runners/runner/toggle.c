@@ -3,7 +3,7 @@
  * toggle: runs of one boot; see toggle.h.
  */
 #include "runners/runner/toggle.h"
-#include "runners/runner/local.h"
+#include "runners/runner/hostbench.h"
 #include "runners/runner/rutil.h"
 #include "runners/runner/serial.h"
 
@@ -253,7 +253,7 @@ int toggle_local(const struct exec_ctx *c, const struct job *j,
 					r->variant, err));
 			return -1;
 		}
-		if (local_bench(c, j, &ro)) {
+		if (hostbench_run(c, j, &ro)) {
 			outcome_fail(o, ro.reason, ro.log);
 			ro.log = NULL;
 			outcome_free(&ro);

@@ -110,6 +110,19 @@ register_host() {
 	expect_status 200 "register host $2"
 }
 
+# wait_host KEY NAME: wait (30 s) until host NAME has registered. A real
+# runner registers in the background, and an experiment may name only a
+# backend that a registered host runs.
+wait_host() {
+	local i
+	for i in $(seq 1 150); do
+		api GET /api/v1/hosts "$1" | jq -e --arg n "$2" \
+			'any(.hosts[]; .name == $n)' >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	fail "host $2 did not register"
+}
+
 # claim KEY HOST [WAIT]: the claimed job JSON on stdout (status 200/204).
 claim() {
 	api POST /api/v1/jobs/claim "$1" "{\"host\":\"$2\",\"wait\":${3:-0}}"

@@ -9,6 +9,8 @@ seed=$top/kernel-patches/series/seed-experiment.json
 [ -f "$seed" ] || skip "no kernel-patches/series/seed-experiment.json"
 cli_start_daemon
 key=$(cli_key submit cli-run)
+# the series names the qemu-icount backend: a host must run it
+register_host "$(cli_key runner cli-runner)" cli-host
 pl() { "$PERFLAB" --server "$URL" --key "$key" "$@"; }
 
 (cd / && "$PERFLAB" --server "$URL" --key "$key" run -q "$seed") >"$TMP/id" ||

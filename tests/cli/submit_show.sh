@@ -2,7 +2,8 @@
 # Description: perflab submit/show/hosts/alerts against a real perflabd:
 # a patch becomes an experiment that show prints (text and --json); a
 # non-patch, an unknown id and a bad key exit 2 with the server's error;
-# --max-runs/--backend are passed on; cancel works once, then 409.
+# --max-runs/--backend are passed on (a backend no registered host runs
+# is refused); cancel works once, then 409.
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/patch.sh"
 cli_need_daemon
@@ -46,6 +47,13 @@ grep -q "HTTP 401" "$TMP/err" || fail "bad key: $(cat "$TMP/err")"
 expect_rc 2 "$PERFLAB" --server "$URL" show "$id"
 grep -q "HTTP 401" "$TMP/err" || fail "no key: $(cat "$TMP/err")"
 
+expect_rc 0 pl hosts
+grep -q "no hosts" "$TMP/out" || fail "hosts: $(cat "$TMP/out")"
+# a backend is one a registered host runs (perflabd keeps no list)
+expect_rc 2 pl submit "$TMP/a.patch" --backend qemu-icount -q
+grep -q "HTTP 422" "$TMP/err" || fail "backend without a host: $(cat "$TMP/err")"
+register_host "$(cli_key runner cli-runner)" cli-host
+
 # --max-runs/--backend reach the experiment; cancel ends it once
 expect_rc 0 pl submit "$TMP/a.patch" --runs 2 --max-runs 7 --backend qemu-icount -q
 cid=$(cat "$TMP/out")
@@ -60,6 +68,6 @@ expect_rc 2 pl cancel "$cid"
 grep -q "HTTP 409" "$TMP/err" || fail "second cancel: $(cat "$TMP/err")"
 
 expect_rc 0 pl hosts
-grep -q "no hosts" "$TMP/out" || fail "hosts: $(cat "$TMP/out")"
+grep -q "cli-host" "$TMP/out" || fail "hosts: $(cat "$TMP/out")"
 expect_rc 0 pl hosts --json
 echo "ok"

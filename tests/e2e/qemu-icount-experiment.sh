@@ -50,6 +50,7 @@ mkdir -p "$TMP/runner"
 	--label qemu-icount --workdir "$TMP/runner" --kcache "$KCACHE" \
 	--claim-wait 2 >"$TMP/runner.log" 2>&1 &
 RUNNER_PID=$!
+wait_host "$SUB" e2e-host
 
 bench='{"depth":128,"submit_batch":32,"complete_batch":32,"bs":512,
  "polled":true,"fixedbufs":true,"regfiles":true,"random":true,"threads":1,

@@ -27,6 +27,7 @@ run_runner() {
 	RPID=$!
 }
 run_runner
+wait_host "$SUB" sig-host
 body=$(api POST /api/v1/experiments "$SUB" '{"label":"sigterm-lab","backend":"qemu-icount",
   "runs":1,"max_runs":1,"bench":{"runtime":3,"warmup":1,"target":"nullb"},
   "variants":[{"name":"base"}]}')

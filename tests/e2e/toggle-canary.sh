@@ -43,6 +43,7 @@ SUB=$(make_key submit e2e)
 RK=$(make_key runner e2e-runner)
 mkdir -p "$TMP/runner"
 start_runner
+wait_host "$SUB" tog-host
 
 P0004=$TOP/kernel-patches/0004-block-perflab_canary-calibration-parameter.patch
 P0007=$TOP/kernel-patches/0007-block-perflab_canary-runtime-sysfs-parameter.patch

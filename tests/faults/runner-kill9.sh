@@ -15,6 +15,9 @@ RUN=$(make_key runner r1)
 ADM=$(make_key admin root)
 api PUT /api/v1/setup-scripts/noop "$ADM" '{"script":"true"}' >/dev/null
 expect_status 201 "store the setup script"
+# the runner registers h1 (local) later: the backend must be one a
+# registered host runs
+register_host "$RUN" h1 local local
 api POST /api/v1/experiments "$SUB" '{"runs":2,"max_runs":2,"backend":"local",
   "bench":{"polled":false,"runtime":3,"warmup":1,"depth":16,"submit_batch":4,
            "complete_batch":4,"profile":false},

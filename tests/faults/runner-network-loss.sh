@@ -13,6 +13,9 @@ trap '[ -n "$rpid" ] && { kill -CONT $rpid; kill_tree $rpid; }; rm -rf "$WD"; cl
 start_daemon --lease-seconds 3 --max-attempts 5
 SUB=$(make_key submit alice)
 RUN=$(make_key runner r1)
+# the runner registers h1 (local) later: the backend must be one a
+# registered host runs
+register_host "$RUN" h1 local local
 api POST /api/v1/experiments "$SUB" '{"runs":1,"max_runs":1,"backend":"local",
   "bench":{"polled":false,"runtime":3,"warmup":1,"depth":16,"submit_batch":4,
            "complete_batch":4,"profile":false},

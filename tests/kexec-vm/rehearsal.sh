@@ -42,6 +42,9 @@ trap finish EXIT
 start_daemon --lease-seconds 180 --max-attempts 2
 SUB=$(make_key submit rehearsal)
 RK=$(make_key runner kexec-vm)
+# The VM's runner registers kexec-vm (kexec) once it is up; the
+# experiments below may name only a backend a registered host runs.
+register_host "$RK" kexec-vm kexec-vm kexec
 
 bench='{"depth":128,"submit_batch":32,"complete_batch":32,"bs":512,
  "polled":true,"fixedbufs":true,"regfiles":true,"random":true,"threads":1,

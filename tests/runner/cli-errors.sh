@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Description: perflab-runner refuses bad command lines with a clear message
-# and exit 2 (missing server/key/target, unknown backend, bad numbers,
-# hostile bench parameters), and documents its flags in --help.
+# and exit 2 (missing server/key/target, unknown backend: the message
+# lists the registered ones, bad numbers, hostile bench parameters), and
+# documents its flags and every backend with its own options in --help.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 R=$top/build/perflab-runner
 [ -x "$R" ] || { echo "build/perflab-runner not built"; exit 77; }
@@ -21,7 +22,12 @@ expect() { # expect RC PATTERN ARGS...
 expect 0 "qemu-icount" --help
 expect 0 "-icount shift=0,sleep=off" --help
 expect 2 "--backend is required" --server http://x --key k
-expect 2 "must be local, qemu, qemu-icount or kexec" --backend xen
+for b in local qemu qemu-icount kexec; do
+	expect 2 "must be one of .*$b" --backend xen
+	expect 0 "^  $b " --help
+done
+expect 0 "Options of kexec:" --help
+expect 0 "--poll-queues" --help
 expect 2 "--server is required" --backend qemu --workdir "$d"
 expect 2 "--key" --backend qemu --server http://x --workdir "$d"
 expect 2 "--target DEV is required" --backend local --server http://x --key k --workdir "$d"

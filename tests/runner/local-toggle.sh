@@ -32,6 +32,7 @@ RK=$(make_key runner local-runner)
 "$R" --server "$BASE" --key "$RK" --backend local --name local-host --label local \
 	--target "$img" --workdir "$TMP/runner" --claim-wait 1 >"$TMP/runner.log" 2>&1 &
 RUNNER_PID=$!
+wait_host "$ADM" local-host
 body() { # body SETTINGS_B
 	jq -n --arg s "$S" --arg v "$v" --argjson b "$1" '{title: "local toggle",
 	  label: "local", backend: "local", runs: 3, max_runs: 3, toggle: true,

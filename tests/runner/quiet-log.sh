@@ -15,6 +15,9 @@ trap '[ -n "$rpid" ] && kill_tree $rpid; rm -rf "$WD"; cleanup' EXIT
 start_daemon --lease-seconds 3
 SUB=$(make_key submit alice)
 RUN=$(make_key runner r1)
+# the runner registers h1 (local) later: the backend must be one a
+# registered host runs
+register_host "$RUN" h1 local local
 api POST /api/v1/experiments "$SUB" '{"runs":2,"max_runs":2,"backend":"local",
   "bench":{"polled":false,"runtime":2,"warmup":1,"depth":16,"submit_batch":4,
            "complete_batch":4,"profile":false},

@@ -1,18 +1,35 @@
 #!/usr/bin/env bash
-# Description: an unknown backend is refused with 422 (it would never
-# run) on experiments, patches, calibrations and tracked baselines; one request may queue
-# at most 256 runs (16 variants x 100 runs is 422); a submit key past its
-# quota of queued runs (perflabd --max-queued-runs) gets 429 with the
-# numbers, nothing stored; admin keys have no quota.
+# Description: the backends are the ones registered runners have: before
+# any host registers, every backend is refused with 422 saying so; a
+# backend no registered host runs is refused with 422 (it would never
+# run) on experiments, patches, calibrations and tracked baselines, the
+# refusal listing the backends hosts do run; a backend the daemon has
+# never heard of is accepted once a runner registers it; one request may
+# queue at most 256 runs (16 variants x 100 runs is 422); a submit key
+# past its quota of queued runs (perflabd --max-queued-runs) gets 429
+# with the numbers, nothing stored; admin keys have no quota.
 . "$(dirname "$0")/../api/lib.sh"
 start_daemon --max-queued-runs 30
 SUB=$(make_key submit alice)
 SUB2=$(make_key submit bob)
 ADM=$(make_key admin root)
 
+body=$(api POST /api/v1/experiments "$ADM" '{"backend":"qemu-icount","variants":[{"name":"A"}]}')
+expect_status 422 "a backend before any host registered"
+grep -q "none registered" <<<"$body" || fail "the refusal says no host registered: $body"
+i=0
+for b in local qemu qemu-icount xen-pv; do
+	i=$((i + 1))
+	register_host "$(make_key runner "r$i")" "h$i" lab "$b"
+done
+
 body=$(api POST /api/v1/experiments "$SUB" '{"backend":"nope","variants":[{"name":"A"}]}')
 expect_status 422 "unknown backend"
-grep -q "qemu-icount" <<<"$body" || fail "the refusal lists the backends: $body"
+grep -q "hosts run: local, qemu, qemu-icount, xen-pv" <<<"$body" ||
+	fail "the refusal lists the registered backends: $body"
+body=$(api POST /api/v1/experiments "$SUB" '{"backend":"kexec","variants":[{"name":"A"}]}')
+expect_status 422 "a backend runners know but no registered host runs"
+grep -q "'kexec'" <<<"$body" || fail "the refusal names the backend: $body"
 sample_patch >"$TMP/p.patch"
 api POST "/api/v1/patches?backend=nope" "$SUB" "@$TMP/p.patch" >/dev/null
 expect_status 422 "unknown backend on a patch"
@@ -20,7 +37,8 @@ api POST /api/v1/calibrations "$SUB" '{"kind":"aa","label":"lab","backend":"nope
 expect_status 422 "unknown backend on a calibration"
 api POST /api/v1/baselines "$ADM" '{"name":"nightly","backend":"nope","schedule_seconds":86400}' >/dev/null
 expect_status 422 "unknown backend on a tracked baseline"
-for b in local qemu qemu-icount kexec; do
+check "$(sql 'SELECT count(*) FROM experiments')" -eq 0 "nothing stored for unknown backends"
+for b in local qemu qemu-icount xen-pv; do
 	api POST /api/v1/experiments "$ADM" "{\"backend\":\"$b\",\"runs\":1,\"variants\":[{\"name\":\"A\"}]}" >/dev/null
 	expect_status 201 "backend $b"
 done

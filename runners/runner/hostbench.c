@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * local: setup commands + perflab-bench on the running kernel.
+ * hostbench: perflab-bench on the running kernel (the local backend, and
+ * the kexec backend once it runs the variant kernel).
  */
-#include "runners/runner/local.h"
+#include "runners/runner/hostbench.h"
 #include "runners/runner/benchargs.h"
 #include "runners/runner/rutil.h"
-#include "runners/runner/toggle.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,10 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* PATH of a setup script. */
-#define LOCAL_SETUP_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
-const char *local_target(const struct runner_cfg *cfg, const struct job *j)
+const char *hostbench_target(const struct runner_cfg *cfg, const struct job *j)
 {
 	if (cfg->target && *cfg->target)
 		return cfg->target;
@@ -25,49 +22,11 @@ const char *local_target(const struct runner_cfg *cfg, const struct job *j)
 	return NULL;
 }
 
-static int run_setup(const struct exec_ctx *c, const struct job *j,
-		     struct outcome *o)
-{
-	char log[4200], how[64];
-	/* A clean environment: the runner's (its key in PERFLAB_RUNNER_KEY
-	 * among it) is not the script's, and the output is uploaded. */
-	char *argv[] = { "/usr/bin/env", "-i", "PATH=" LOCAL_SETUP_PATH,
-			 "HOME=/root", "LANG=C.UTF-8", "sh", "-ec",
-			 (char *)j->setup, NULL };
-	struct rutil_cmd cmd;
-	int rc, st;
-
-	if (!j->setup || !*j->setup)
-		return 0;
-	snprintf(log, sizeof(log), "%s/setup-%lld.log", c->cfg->workdir,
-		 j->id);
-	unlink(log);
-	rutil_cmd_init(&cmd, argv);
-	cmd.log = log;
-	cmd.cancel = c->abort;
-	cmd.timeout_s = 300;
-	rc = rutil_run(&cmd, &st);
-	if (rc == RUTIL_EXITED && st == 0) {
-		o->boot_log = rutil_read_tail(log, 65536);
-		return 0;
-	}
-	rutil_outcome(rc, st, how, sizeof(how));
-	{
-		char *out = rutil_read_tail(log, 65536);
-
-		outcome_fail(o, "bench", rutil_strdupf(
-			"variant setup failed (sh -ec: %s):\n$ %s\n%s", how,
-			j->setup, out));
-		free(out);
-	}
-	return -1;
-}
-
-int local_bench(const struct exec_ctx *c, const struct job *j,
-		struct outcome *o)
+int hostbench_run(const struct exec_ctx *c, const struct job *j,
+		  struct outcome *o)
 {
 	const struct runner_cfg *cfg = c->cfg;
-	const char *target = local_target(cfg, j);
+	const char *target = hostbench_target(cfg, j);
 	char json[4200], log[4200], how[64], err[512];
 	char *argv[64];
 	struct benchargs ba;
@@ -130,20 +89,4 @@ int local_bench(const struct exec_ctx *c, const struct job *j,
 	unlink(json);
 	benchargs_free(&ba);
 	return ret;
-}
-
-int exec_local(const struct exec_ctx *c, const struct job *j,
-	       struct outcome *o)
-{
-	if (access(c->cfg->bench, X_OK)) {
-		outcome_fail(o, "internal", rutil_strdupf(
-			"perflab-bench %s: %s", c->cfg->bench,
-			strerror(errno)));
-		return -1;
-	}
-	if (c->phase)
-		c->phase(c->arg, "boot", "variant setup");
-	if (run_setup(c, j, o))
-		return -1;
-	return j->nruns ? toggle_local(c, j, o) : local_bench(c, j, o);
 }
