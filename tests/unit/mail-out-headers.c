@@ -18,7 +18,7 @@
 
 static const char *const known[] = {
 	"From: ", "To: ", "Subject: ", "Message-ID: ", "In-Reply-To: ",
-	"References: ", "MIME-Version: ", "Content-Type: ",
+	"References: ", "Date: ", "MIME-Version: ", "Content-Type: ",
 	"Content-Transfer-Encoding: ", " ", NULL,
 };
 
