@@ -42,14 +42,14 @@ COMMON_OBJS := $(call objs_of,common)
 DAEMON_OBJS := $(foreach l,http lab analysis store,$(call objs_of,daemon/$(l)))
 RUNNER_OBJS := $(filter-out $(B)/obj/runners/runner/perflab-runner.o,$(call objs_of,runners/runner))
 CLI_OBJS    := $(filter-out $(B)/obj/cli/perflab.o,$(call objs_of,cli))
-BENCH_SRCS  := $(call srcs_of,runners/bench)
-BENCH_OBJS  := $(filter-out $(B)/obj/runners/bench/perflab-bench.o,$(call objs_of,runners/bench))
+BENCH_SRCS  := $(call srcs_of,runners/perflab-bench)
+BENCH_OBJS  := $(filter-out $(B)/obj/runners/perflab-bench/perflab-bench.o,$(call objs_of,runners/perflab-bench))
 
 # The bench links libperf/libapi built from the kernel tree (make deps).
 BENCH_CFLAGS := -I$(LIBPERF_DIR)/include
 BENCH_LIBS   := $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -luring -lelf -lm -lpthread
 
-$(B)/obj/runners/bench/%.o: runners/bench/%.c
+$(B)/obj/runners/perflab-bench/%.o: runners/perflab-bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(BENCH_CFLAGS) -c -o $@ $<
 
@@ -87,34 +87,34 @@ $(B)/perflab-runner: $(B)/obj/runners/runner/perflab-runner.o $(B)/librunner.a $
 $(B)/perflab: $(B)/obj/cli/perflab.o $(B)/libcli.a $(B)/libdaemon.a $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SYS_LIBS)
 
-$(B)/perflab-bench: $(B)/obj/runners/bench/perflab-bench.o $(B)/libbench.a
+$(B)/perflab-bench: $(B)/obj/runners/perflab-bench/perflab-bench.o $(B)/libbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS)
 
 # Static build for the QEMU initramfs.
 static-bench: $(B)/perflab-bench-static
-$(B)/perflab-bench-static: $(B)/obj/runners/bench/perflab-bench.o $(B)/libbench.a
+$(B)/perflab-bench-static: $(B)/obj/runners/perflab-bench/perflab-bench.o $(B)/libbench.a
 	$(CC) -static $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) -lz
 
 # QEMU TCG plugin of the qemu-icount tier (exact instruction profiles).
 # qemu-plugin.h comes from the installed QEMU's source package (make deps):
 # the plugin API version must match the QEMU that loads it.
 QEMU_PLUGIN_H := $(B)/src/qemu/qemu-plugin.h
-$(B)/perflab-insn.so: runners/insn-plugin/insn_count.c runners/bench/insn_marker.h $(QEMU_PLUGIN_H)
+$(B)/perflab-insn.so: runners/insn-plugin/insn_count.c runners/perflab-bench/insn_marker.h $(QEMU_PLUGIN_H)
 	$(CC) $(CFLAGS) -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) -o $@ $<
 
 # ---- tests ---------------------------------------------------------------
 # tests/unit/NAME.c -> build/tests/unit/NAME, linked against every library.
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
-BENCH_UNIT_SRCS := $(sort $(wildcard tests/bench/*.c))
-BENCH_UNIT_BINS := $(patsubst tests/bench/%.c,$(B)/tests/bench/%,$(BENCH_UNIT_SRCS))
+BENCH_UNIT_SRCS := $(sort $(wildcard tests/perflab-bench/*.c))
+BENCH_UNIT_BINS := $(patsubst tests/perflab-bench/%.c,$(B)/tests/perflab-bench/%,$(BENCH_UNIT_SRCS))
 
 $(B)/tests/unit/%: tests/unit/%.c $(B)/obj/gen/schema.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(B)/obj/gen/schema.o \
 		-Wl,--start-group $(ALL_LIBS) -Wl,--end-group $(PKG_LIBS) $(SYS_LIBS)
 
-$(B)/tests/bench/%: tests/bench/%.c $(B)/libbench.a
+$(B)/tests/perflab-bench/%: tests/perflab-bench/%.c $(B)/libbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(BENCH_CFLAGS) -Itests -o $@ $< $(B)/libbench.a $(BENCH_LIBS)
 

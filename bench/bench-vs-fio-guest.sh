@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perflab-bench vs t/io_uring vs fio inside the qemu-icount guest, on
 # null_blk with a poll queue (512 B, QD128, polled, batches 32/32, fixed
-# buffers, registered file and ring): issues 3 (b) and 18. Guest time
+# buffers, registered file and ring). Guest time
 # counts instructions there, so each tool's IOPS is the whole stack's cost
 # per IO with that tool driving it (1e9 / IOPS instructions per IO),
 # repeatable to ~0.002 %.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The calibration flow of issue 10 through the real daemon, figures not
+# The calibration flow through the real daemon, figures not
 # assertions: a scratch perflabd and one qemu-icount perflab-runner
 # (kernels from build/kcache), then
 #   1. perflab calibrate --label qemu-icount --ladder   (N = 0..256, RUNS)

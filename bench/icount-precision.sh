@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Precision of the qemu-icount tier (issue 10), figures not assertions.
+# Precision of the qemu-icount tier, figures not assertions.
 #
 #   bench/icount-precision.sh [ROUNDS] [AA_ROUNDS]
 #

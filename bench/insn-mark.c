@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * insn-mark start|end: executes one perflab-insn window mark
- * (runners/bench/insn_marker.h), so a guest shell can put the exact
+ * (runners/perflab-bench/insn_marker.h), so a guest shell can put the exact
  * instruction window of the TCG plugin around a program that has no marks
  * of its own (bench/bench-vs-fio-guest.sh ACCOUNT=1 wraps t/io_uring).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "runners/bench/insn_marker.h"
+#include "runners/perflab-bench/insn_marker.h"
 
 int main(int argc, char **argv)
 {

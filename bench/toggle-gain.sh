@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20's measurement, figures not assertions: what a toggle design
+# The toggle design's gain, figures not assertions: what a toggle design
 # (variants alternating in one boot, runs paired within it) gains over the
 # per-boot design (every run its own boot) in MDE at the same runs a side.
 # A scratch perflabd and one perflab-runner on BACKEND run four

@@ -1,5 +1,5 @@
 // Page speed of the dashboards in headless Chromium against a real perflabd
-// (figures, not assertions). Goals (issue 7):
+// (figures, not assertions). Goals:
 //   experiment page, 20 runs x 60 s per variant + 5K-symbol perf diff: < 1 s
 //   trends page, 5 years of daily points for 10 hosts:                 < 1 s
 // "Rendered" = from navigation start until the page has drawn everything

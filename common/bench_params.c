@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Bench parameter table; see bench_params.h. Limits follow perflab-bench's
- * own option checks (runners/bench/opts.h; tests/unit/bench-params-limits
- * keeps them in step); runtime is capped at an hour per run for the lab.
+ * own option checks (runners/perflab-bench/opts.h;
+ * tests/unit/bench-params-limits keeps them in step); runtime is capped at
+ * an hour per run for the lab.
  */
 #include "common/bench_params.h"
 

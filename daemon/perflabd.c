@@ -5,8 +5,11 @@
  *   perflabd --listen ADDR:PORT --db FILE [--web DIR] [--lease-seconds N]
  *            [--max-attempts N] [--public-read] [--port-file FILE]
  *            [--max-queued-runs N] [--trusted-proxy ADDR[,ADDR]]...
- *   perflabd key create --role submit|admin|runner NAME [--db FILE]
- *   perflabd migrate [--db FILE]
+ *   perflabd [--db FILE] key create --role submit|admin|runner NAME [--db FILE]
+ *   perflabd [--db FILE] migrate [--db FILE]
+ *
+ * --db may stand before the subcommand, like every global option, or
+ * after it; the subcommand's own --db wins.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -28,10 +31,11 @@ static void usage(FILE *f)
 		"                [--smtp-user USER --smtp-password-file FILE]]\n"
 		"                [--public-url URL] [--max-queued-runs N]\n"
 		"                [--trusted-proxy ADDR[,ADDR]]...\n"
-		"       perflabd key create --role submit|admin|runner NAME [--db FILE]\n"
-		"       perflabd key list [--db FILE]\n"
-		"       perflabd key revoke NAME [--db FILE]\n"
-		"       perflabd migrate [--db FILE]\n");
+		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
+		"       perflabd [--db FILE] key list\n"
+		"       perflabd [--db FILE] key revoke NAME\n"
+		"       perflabd [--db FILE] migrate\n"
+		"       (the subcommands also take --db FILE after their words)\n");
 }
 
 static sqlite3 *open_migrated(const char *path)
@@ -52,9 +56,9 @@ static sqlite3 *open_migrated(const char *path)
 }
 
 /* perflabd key list [--db F] | perflabd key revoke NAME [--db F] */
-static int cmd_key_admin(int argc, char **argv)
+static int cmd_key_admin(int argc, char **argv, const char *path)
 {
-	const char *path = "perflab.db", *name = NULL;
+	const char *name = NULL;
 	sqlite3_stmt *st;
 	sqlite3 *db;
 	int i, rc = 0;
@@ -100,25 +104,30 @@ static int cmd_key_admin(int argc, char **argv)
 	return rc;
 }
 
-static int cmd_key(int argc, char **argv)
+/* argv[0] is "key"; @path is the global --db (or the default). */
+static int cmd_key(int argc, char **argv, const char *path)
 {
 	static const struct option opts[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "db", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *role = NULL, *path = "perflab.db";
+	const char *role = NULL;
 	char key[AUTH_KEY_LEN + 1], err[256];
 	sqlite3 *db;
 	int c;
 
 	if (argc >= 2 && (!strcmp(argv[1], "list") || !strcmp(argv[1], "revoke")))
-		return cmd_key_admin(argc, argv);
+		return cmd_key_admin(argc, argv, path);
 	if (argc < 2 || strcmp(argv[1], "create")) {
 		usage(stderr);
 		return 2;
 	}
-	optind = 2;
+	/* From "create" on; optind 0 makes getopt start afresh (main's
+	 * scan stopped at "key" in REQUIRE_ORDER mode). */
+	argc--;
+	argv++;
+	optind = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'r')
 			role = optarg;
@@ -144,9 +153,8 @@ static int cmd_key(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_migrate(int argc, char **argv)
+static int cmd_migrate(int argc, char **argv, const char *path)
 {
-	const char *path = "perflab.db";
 	sqlite3 *db;
 
 	if (argc == 3 && !strcmp(argv[1], "--db"))
@@ -159,6 +167,28 @@ static int cmd_migrate(int argc, char **argv)
 	printf("%s: schema version %d\n", path, db_user_version(db));
 	sqlite3_close(db);
 	return 0;
+}
+
+/*
+ * perflabd [--db FILE] key|migrate ...: of the global options only --db
+ * means something to a subcommand; the serving ones are refused rather
+ * than ignored.
+ */
+static int subcommand(int argc, char **argv, const char *path,
+		      const char *serving_opt)
+{
+	int key = !strcmp(argv[0], "key");
+
+	if (!key && strcmp(argv[0], "migrate")) {
+		fprintf(stderr, "perflabd: unknown command '%s'\n", argv[0]);
+		return usage(stderr), 2;
+	}
+	if (serving_opt) {
+		fprintf(stderr, "perflabd: --%s is for serving; '%s' takes only --db\n",
+			serving_opt, argv[0]);
+		return 2;
+	}
+	return key ? cmd_key(argc, argv, path) : cmd_migrate(argc, argv, path);
 }
 
 static int parse_int(const char *s, int min, int max, int *out)
@@ -222,19 +252,19 @@ int main(int argc, char **argv)
 	};
 	struct server_config cfg;
 	static struct server srv;
+	const char *serving_opt = NULL;
 	sigset_t set;
-	int c, sig;
+	int c, i, sig;
 
 	/* No global allocator statistics: with them every SQLite malloc and
 	 * free takes one process-wide mutex, which serialised all request
 	 * threads under load (bench/load-api.sh: 10x fewer uploads). */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	if (argc > 1 && !strcmp(argv[1], "key"))
-		return cmd_key(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "migrate"))
-		return cmd_migrate(argc - 1, argv + 1);
 	server_config_defaults(&cfg);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	/* "+": stop at the first word, which names a subcommand. */
+	while ((c = getopt_long(argc, argv, "+", opts, &i)) != -1) {
+		if (c != 'd' && c != 'h' && c != '?')
+			serving_opt = opts[i].name;
 		switch (c) {
 		case 'l': cfg.listen = optarg; break;
 		case 'd': cfg.db_path = optarg; break;
@@ -275,8 +305,9 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc)
-		return usage(stderr), 2;
+	if (optind < argc)
+		return subcommand(argc - optind, argv + optind, cfg.db_path,
+				  serving_opt);
 	if (!cfg.smtp_user != !cfg.smtp_password) {
 		fprintf(stderr, "perflabd: --smtp-user and --smtp-password-file go together\n");
 		return 2;

@@ -14,7 +14,7 @@ mkdir -p "$logdir"
 # Order: fast unit programs, then API tests against a real daemon, then
 # the end-to-end runs that boot real kernels.
 list=()
-for t in build/tests/unit/* build/tests/bench/*; do
+for t in build/tests/unit/* build/tests/perflab-bench/*; do
 	[ -x "$t" ] && [ -f "$t" ] && list+=("$t")
 done
 # Scripts: every tests/<area>/*.sh and *.js; tests/e2e last.

@@ -2,7 +2,7 @@
 /*
  * perflab-insn: a QEMU TCG plugin that counts the guest instructions
  * executed at each code address between perflab-bench's start and end
- * markers (runners/bench/insn_marker.h).
+ * markers (runners/perflab-bench/insn_marker.h).
  *
  *   qemu-system-x86_64 ... -plugin build/perflab-insn.so,out=FILE
  *
@@ -37,7 +37,7 @@
 
 #include <qemu-plugin.h>
 
-#include "runners/bench/insn_marker.h"
+#include "runners/perflab-bench/insn_marker.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 

@@ -6,7 +6,7 @@
  *     `kexec -l IMAGE --command-line="<host cmdline> nvme.poll_queues=N
  *     perflab_job=TOKEN <variant cmdline>"`, then `systemctl kexec`;
  *  2. after the reboot systemd starts the runner again
- *     (runners/systemd/perflab-runner.service); it finds the state, checks
+ *     (dist/systemd/perflab-runner.service); it finds the state, checks
  *     it runs the expected kernel (uname -r, build id from
  *     /sys/kernel/notes, the TOKEN on /proc/cmdline), runs the bench on
  *     --target, uploads, marks the state "returning" and `systemctl

@@ -70,7 +70,7 @@ static void usage(FILE *f)
 "               IO (not cache, memory or device timing); ~0.1 %% repeatable\n"
 "  kexec        dedicated host: kexec into the variant kernel, bench the\n"
 "               NVMe --target, reboot to the default kernel (needs the\n"
-"               systemd unit in runners/systemd/ and root)\n"
+"               systemd unit in dist/systemd/ and root)\n"
 "  local        current kernel; variants are setup shell commands\n"
 "\n"
 "Options:\n"

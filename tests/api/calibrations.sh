@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: POST/GET /api/v1/calibrations without QEMU (issue 10):
+# Description: POST/GET /api/v1/calibrations without QEMU:
 # bad bodies are refused (400/422); a ladder pinned to a host (steps
 # 0,4,16, 2 runs) creates a kind 'calibration' experiment with one
 # perflab_canary=N variant per step and the ns/IO bench defaults; hand-made

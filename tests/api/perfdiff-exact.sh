@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: exact profiles (bench.exact_profile, issue 16) through the
+# Description: exact profiles (bench.exact_profile) through the
 # runner protocol: stored per run, and GET .../perf-diff answers with
 # "kind": "instructions" (instr/IO per symbol, delta, share, spread, the
 # runs-disagree flag, totals) checked against values computed here with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: toggle experiments through the API (issue 20). Refused: a
+# Description: toggle experiments through the API. Refused: a
 # toggle whose variants differ by patches or cmdline (400), settings
 # without "toggle" (400), a path outside /proc/sys and /sys or with ".."
 # (400), a submit key's setting not in the admins' allowlist (403; an

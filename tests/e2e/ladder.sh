@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: the calibration ladder end to end (issue 10): a real
+# Description: the calibration ladder end to end: a real
 # perflabd and a real qemu-icount perflab-runner; `perflab calibrate
 # --label qemu-icount --ladder --steps 0,64,256 --runs 2` boots one kernel
 # built with kernel-patches/0004 (perflab_canary=N) six times. The guest

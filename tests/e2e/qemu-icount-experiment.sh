@@ -119,7 +119,7 @@ check "$nprof" -gt 0 "exact profile symbols in SQLite"
 nexact=$(sql "SELECT count(*) FROM exact_profiles ep JOIN runs r ON r.id = ep.run_id WHERE r.experiment_id = $id")
 check "$nexact" -eq $((2 * runs)) "an exact profile for every run"
 echo "runs=$nruns samples=$nsamples exact_profile_symbols=$nprof"
-# perf-diff (issues 6, 16): exact instructions per IO, sorted by |delta|.
+# perf-diff: exact instructions per IO, sorted by |delta|.
 pdj=$(api GET "/api/v1/experiments/$id/perf-diff?variant=canary&limit=5" "$SUB")
 expect_status 200 "perf-diff (JSON)"
 check "$(jq -r '.kind' <<<"$pdj" | grep -c '^instructions$')" -eq 1 "the perf diff is exact on qemu-icount"

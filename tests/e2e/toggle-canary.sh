@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: toggle experiments end to end on qemu-icount (issue 20): a
+# Description: toggle experiments end to end on qemu-icount: a
 # real perflabd and perflab-runner, one kernel (0004 + 0007, the canary
 # writable at /sys/module/perflab/parameters/canary). (1) canary 0 vs 256
 # alternating in one boot reads as a regression decided by the paired

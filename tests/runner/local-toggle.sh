@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: a toggle experiment on the local backend (issue 20): the
+# Description: a toggle experiment on the local backend: the
 # runner writes each run's runtime setting on the host itself and reads it
 # back, runs the variants of one "boot" (this kernel's boot id) in A B B A
 # order and uploads each run with the host's boot id and its position; a

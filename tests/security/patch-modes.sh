@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: the patches of issue 14 that GNU patch turns into a symlink
+# Description: patches that GNU patch turns into a symlink
 # (mode 120000 on an index line, after a tab, after a garbage line) or that
 # name files through quotes and escapes.  GNU patch itself is the
 # reference: each attack is first applied with patch(1) to a scratch tree

@@ -3,13 +3,13 @@
  * Description: the shared bench parameter table (common/bench_params.c),
  * by which the daemon validates experiments and the runner builds the
  * perflab-bench command line, accepts nothing perflab-bench would refuse:
- * its limits sit within the bench's own (runners/bench/opts.h), every
+ * its limits sit within the bench's own (runners/perflab-bench/opts.h), every
  * default lies within its limits, and every name is unique.
  */
 #include <string.h>
 
 #include "common/bench_params.h"
-#include "runners/bench/opts.h"
+#include "runners/perflab-bench/opts.h"
 #include "unit/check.h"
 
 static const struct bench_param *param(const char *name)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: a ladder calibration feeds the host's verdicts (issue 10),
+ * Description: a ladder calibration feeds the host's verdicts,
  * against a real migrated database: a perflab_canary ladder (N = 0..256,
  * 5 runs each, ns/IO 2413.6 + 3 N with a planted run noise of 0.0005 %)
  * stores a ladder_fits row (cost ~3 ns per unit, R^2 >= 0.99) and a

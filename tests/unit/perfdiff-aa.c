@@ -6,7 +6,7 @@
  * any delta at all; its marks equal those of an independent Welch t test
  * (t tail by quadrature of the density, not the incomplete beta) with
  * Benjamini-Hochberg written here; the old |delta| <= 2*SE rule, applied
- * here to the same data, reproduces the 18 % / 8 % of issue 16.
+ * here to the same data, reproduces its 18 % / 8 % excess.
  */
 #include <math.h>
 #include <stdint.h>
@@ -199,7 +199,7 @@ static void run(int n)
 	/* the t test alone holds its level: at most about 5 % of the null
 	 * deltas below 0.05 (Welch is conservative at 2 runs: ~2.3 %) */
 	CHECK(t.unc > 0.01 * t.cells && t.unc < 0.07 * t.cells, "%ld", t.unc);
-	/* the old rule's excess, as measured in issue 16 */
+	/* the old rule's excess, as measured when it was replaced */
 	CHECK(n != 2 || t.old_real > 0.12 * t.cells);
 	CHECK(n != 5 || t.old_real > 0.05 * t.cells);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: verdicts at the edges (issue 17), each against a value
+ * Description: verdicts at the edges, each against a value
  * known without the code: the sd of identical values is exactly 0 for
  * every n up to 200 (and Hedges' g of two equal constant sides is 0);
  * 4 runs against 10 constants is inconclusive (fewer than 5 a side),

@@ -1,5 +1,5 @@
 // Description: an experiment whose runs carry exact profiles (instruction
-// counts, issue 16): the experiment page's "where the cycles went" panel
+// counts from the QEMU TCG plugin): the experiment page's "where the cycles went" panel
 // shows the exact table (instr/IO, delta per IO, the changed function on
 // top, "runs differ" on a symbol whose runs disagree, the totals), the
 // perf-diff page shows the whole exact table and links to the sampled

@@ -1,4 +1,4 @@
-// Description: a toggle experiment's page (issue 20) says it is a toggle
+// Description: a toggle experiment's page says it is a toggle
 // (one kernel, rounds per boot, each variant's runtime settings) and its
 // jobs table shows the boot each run came from (the boot id's first 8
 // characters and the run's position in that boot), for runs uploaded

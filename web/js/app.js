@@ -8,7 +8,8 @@
 //   #/tracks   #/tracks/ID            git tracks, commit by commit
 //   #/bisections/ID                   a bisection's steps and culprit
 import { h, clear, parseHash } from './util.js';
-import { askKey, getKey, setKey, subscribe, ApiError } from './api.js';
+import { askKey, getKey, setKey, subscribe } from './api.js';
+import { errorBox } from './widgets.js';
 import * as queue from './pages/queue.js';
 import * as experiment from './pages/experiment.js';
 import * as perfdiff from './pages/perfdiff.js';
@@ -77,24 +78,9 @@ async function render() {
 	window.dispatchEvent(new CustomEvent('perflab-rendered', { detail: { path } }));
 }
 
-export function showError(el, e) {
+function showError(el, e) {
 	clear(el);
 	el.appendChild(errorBox(e));
-}
-
-export function errorBox(e) {
-	const status = e instanceof ApiError ? e.status : 0;
-	let hint;
-	if (status === 401) hint = ['Enter a valid API key with the ', h('button', { class: 'link', onclick: () => askKey().then((ok) => ok && render()) }, 'API key'), ' button.'];
-	else if (status === 403) hint = 'Your key’s role may not do this; ask an admin for a key with the right role (submit or admin).';
-	else if (status === 404) hint = ['It may have been removed or the link is wrong. Go back to the ', h('a', { href: '#/experiments' }, 'queue'), '.'];
-	else if (status === 0) hint = 'Check that perflabd is running and reachable, then reload the page.';
-	else if (status >= 500) hint = 'The daemon failed; its log says why. Reload to try again.';
-	else hint = 'Reload to try again.';
-	return h('div', { class: 'error', role: 'alert' },
-		h('strong', null, 'Could not load this page: '), String(e && e.message || e),
-		status ? h('span', { class: 'muted' }, ' (HTTP ' + status + ')') : null,
-		h('div', null, hint));
 }
 
 // Live updates: one SSE stream for the whole app; pages subscribe.

@@ -30,10 +30,11 @@ export function normComparison(c) {
 		newMean: num(c.variant_median, c.new_median, res.variant_median),
 		summary: str(c.summary, res.summary),
 		mdeFromHost: c.mde_from_host ?? res.mde_from_host,
-		// No calibration and identical runs: an MDE of 0 would claim
-		// perfect resolution; older rows carry mde_pct 0 for that case.
-		noNoise: (c.no_noise_estimate ?? res.no_noise_estimate) === true ||
-			num(c.mde_pct, c.mde, res.mde_pct) === 0,
+		// No calibration and identical runs. Older rows carry no flag
+		// and mde_pct 0 for that case; with the flag false an MDE of 0
+		// means the runs were identical (exact counts, no noise).
+		noNoise: (c.no_noise_estimate ?? res.no_noise_estimate ??
+			num(c.mde_pct, c.mde, res.mde_pct) === 0) === true,
 		reason: str(c.reason, res.reason),
 		unit: str(c.unit, res.unit),
 		text: str(c.text, res.text),
@@ -246,3 +247,54 @@ export function normAlert(a) {
 		raw: a,
 	};
 }
+
+// Normalise the API answer (see daemon/analysis/perfdiff.c perfdiff_json).
+export function perfDiffRows(res, variant) {
+	const sides = arr(res && res.sides).map((s) => ({ name: String(s.variant ?? s.name ?? ''), baseline: !!s.baseline, runs: num(s.runs), total: num(s.total), lost: num(s.lost) }));
+	const rows = arr(res, 'rows', 'symbols').map((r) => {
+		let c = r;
+		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
+		return {
+			dso: String(r.dso ?? ''),
+			symbol: String(r.symbol ?? r.sym ?? r.name ?? ''),
+			baseline: num(r.baseline, r.baseline_pct),
+			baseSamples: num(r.baseline_samples),
+			baseSd: num(r.baseline_stddev),
+			new: num(c.new, c.new_pct),
+			newSamples: num(c.new_samples),
+			newSd: num(c.new_stddev),
+			delta: num(c.delta, c.delta_pct),
+			ratio: num(c.ratio),
+			wdiff: num(c.wdiff),
+			noise: c.noise === true ? true : c.noise === false ? false : null,
+		};
+	});
+	return { sides, rows, event: res && res.event, symbols: num(res && res.symbols), noiseRule: res && res.noise_rule };
+}
+
+// Exact perf diff: instructions per IO per symbol counted by the QEMU TCG
+// plugin (daemon/analysis/perfdiff_exact.c).
+export function isExact(res) {
+	return !!res && res.kind === 'instructions';
+}
+
+// Rows for the compared @variant (the first when not named).
+export function exactRows(res, variant) {
+	return arr(res, 'rows').map((r) => {
+		let c = r;
+		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
+		return {
+			dso: String(r.dso ?? ''),
+			symbol: String(r.symbol ?? ''),
+			base: num(r.base_per_io),
+			new: num(c.new_per_io),
+			delta: num(c.delta_per_io),
+			share: num(c.new_share),
+			spread: num(c.spread_per_io),
+			unstable: c.unstable === true,
+		};
+	});
+}
+
+// Lower is worse for throughput, higher is worse for costs (ns, latency).
+export const worse = (metric, d) => (d === null || d === undefined ? false : /ns|lat/.test(metric) ? d > 0 : d < 0);

@@ -1,6 +1,6 @@
 /*
  * A multiboot guest for tests/runner/insn-plugin-window.sh: perflab-bench's
- * window marks (runners/bench/insn_marker.h; the same bytes decode as
+ * window marks (runners/perflab-bench/insn_marker.h; the same bytes decode as
  * `nopl disp32(%eax)` in 32-bit mode) around a loop of LOOPS iterations of
  * three instructions, then QEMU's isa-debug-exit. --defsym NOEND=1 leaves
  * the end mark out; --defsym PAD=1 uses the compilers' padding NOP

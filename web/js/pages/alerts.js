@@ -3,9 +3,8 @@
 // URL: #/alerts?state=&id=&series=
 import { h, clear, fmt, link, setQuery, stateBadge, arr } from '../util.js';
 import { api } from '../api.js';
-import { normAlert } from '../model.js';
-import { errorBox } from '../app.js';
-import { worse } from './trends.js';
+import { normAlert, worse } from '../model.js';
+import { errorBox } from '../widgets.js';
 
 export const STATES = ['new', 'acknowledged', 'investigating', 'invalid', 'fixed', 'wontfix'];
 

@@ -4,9 +4,8 @@
 // (POST /api/v1/compare). Nothing is stored.
 import { h, clear } from '../util.js';
 import { api } from '../api.js';
-import { errorBox } from '../app.js';
 import { normComparison } from '../model.js';
-import { verdictPanel } from './experiment.js';
+import { errorBox, verdictPanel } from '../widgets.js';
 
 export async function render(ctx) {
 	document.title = 'Compare logs · perflab';

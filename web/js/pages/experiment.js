@@ -1,13 +1,11 @@
 // Experiment: patch, verdict (delta %, 95 % CI, MDE), LKP-style table,
 // IOPS over time per run (uPlot), run means per variant (strip plot),
 // top of the perf diff, jobs with build/boot/bench logs. Live via SSE.
-import { h, clear, fmt, link, verdictBadge, stateBadge, variantColor, num, median, si } from '../util.js';
+import { h, clear, fmt, link, stateBadge, variantColor, num, median, si } from '../util.js';
 import { api } from '../api.js';
-import { normExperiment, runMeans } from '../model.js';
+import { normExperiment, runMeans, perfDiffRows, isExact } from '../model.js';
 import { runsChart, stripPlot } from '../charts.js';
-import { errorBox } from '../app.js';
-import { perfDiffRows } from './perfdiff.js';
-import { isExact, exactSummary, exactTable } from './exactdiff.js';
+import { errorBox, verdictPanel, exactSummary, exactTable } from '../widgets.js';
 
 export async function render(ctx) {
 	const id = ctx.params[0];
@@ -33,7 +31,8 @@ export async function render(ctx) {
 		let pending = null;
 		clear(root);
 		const e = exp;
-		root.append(header(e), failedVariants(e), verdictPanel(e));
+		// Element.append prints null as "null": no failed variant, no box.
+		root.append(...[header(e), failedVariants(e), verdictPanel(e)].filter(Boolean));
 		const charts = h('div', { class: 'grid2' });
 		root.appendChild(h('h2', null, 'Runs'));
 		const hasNs = e.variants.some((v) => v.runs.some((r) => r.samples.some((s) => s.ns !== null)));
@@ -160,54 +159,6 @@ function benchText(b) {
 	if (b.warmup !== undefined) f.push('warm-up ' + b.warmup + ' s');
 	if (b.target) f.push('target ' + b.target);
 	return f.join(', ') || JSON.stringify(b);
-}
-
-export function verdictPanel(e) {
-	const panel = h('div', { class: 'panel', id: 'verdict' });
-	const cmps = e.comparisons.filter((c) => c.verdict);
-	if (!cmps.length) {
-		panel.append(h('h3', null, 'Verdict'), h('p', { class: 'muted' },
-			e.state === 'done' || e.state === 'failed'
-				? 'No comparison was computed (a variant needs finished runs on both sides).'
-				: 'The verdict appears when all planned runs are done (' + (e.done ?? 0) + ' of ' + (e.planned ?? '?') + ' so far).'));
-		return panel;
-	}
-	for (const c of cmps) {
-		const name = c.variant || 'treatment';
-		panel.append(h('h3', null, name + ' vs ' + (c.control || 'control') + ' · ' + metricName(c.metric)),
-			h('div', { class: 'verdict' },
-				h('div', null, h('span', { class: 'lbl' }, 'verdict'), verdictBadge(c.verdict)),
-				h('div', null, h('span', { class: 'lbl' }, 'Δ ' + metricName(c.metric) + (c.unit === 'second' ? ' (median of seconds)' : ' (median of run means)')), h('span', { class: 'big ' + deltaClass(c) }, fmt.spct(c.delta))),
-				h('div', null, h('span', { class: 'lbl' }, '95 % CI of Δ (bootstrap over ' + (c.unit === 'second' ? 'seconds' : 'runs') + ')'), h('span', { class: 'big' }, '[' + fmt.spct(c.ciLow) + ', ' + fmt.spct(c.ciHigh) + ']')),
-				h('div', null, h('span', { class: 'lbl' }, 'MDE (minimum detectable effect)'), h('span', { class: 'big' }, c.noNoise ? 'no noise estimate' : c.mde !== null ? '±' + fmt.pct(c.mde) : '–'),
-					c.runs !== null ? h('span', { class: 'muted' }, ' at ' + c.runs + (c.unit === 'second' ? ' seconds' : ' runs')) : null),
-				h('div', null, h('span', { class: 'lbl' }, 'p-value (Mann-Whitney U)'), h('span', { class: 'big' }, c.p !== null ? c.p.toPrecision(2) : '–')),
-				c.baseMean !== null && c.newMean !== null ? h('div', null, h('span', { class: 'lbl' }, (c.unit === 'second' ? 'median, ' : 'median of run means, ') + (c.control || 'control') + ' → ' + name),
-					h('span', { class: 'big' }, metricVal(c.metric, c.baseMean) + ' → ' + metricVal(c.metric, c.newMean))) : null),
-			h('p', { class: 'muted small' }, sentence(c), c.reason ? ' (' + c.reason + ')' : '',
-				c.mdeFromHost === false ? ' MDE from this comparison’s own noise: the host has no A/A calibration yet.' : ''));
-	}
-	return panel;
-}
-
-const metricVal = (m, v) => (m === 'ns_per_io' || m === 'ns' ? fmt.ns(v) : fmt.iopsFull(v));
-const metricName = (m) => (m === 'ns_per_io' || m === 'ns' ? 'ns/IO' : 'IOPS');
-function deltaClass(c) {
-	if (c.verdict === 'regression') return 'pos';
-	if (c.verdict === 'improvement') return 'neg';
-	return '';
-}
-function sentence(c) {
-	const d = c.delta !== null ? fmt.spct(c.delta) : 'an unknown change';
-	const mde = c.noNoise ? ' No noise estimate: the runs were identical and the host has no A/A calibration, so no resolution can be claimed.'
-		: c.mde !== null ? ' The smallest change this host can resolve at this run count is ' + fmt.pct(c.mde) + '.' : '';
-	switch (c.verdict) {
-	case 'no change': return 'No change: ' + d + ' is within run-to-run noise.' + mde;
-	case 'regression': return 'Regression: ' + d + ' in ' + metricName(c.metric) + ', beyond noise.' + mde;
-	case 'improvement': return 'Improvement: ' + d + ' in ' + metricName(c.metric) + ', beyond noise.' + mde;
-	case 'inconclusive': return 'Inconclusive: ' + d + ' is near the noise level; more runs may settle it.' + mde;
-	default: return '';
-	}
 }
 
 // LKP layout: base mean ±%stddev | %change | new mean ±%stddev | metric
@@ -419,7 +370,7 @@ async function showFailure(box, r) {
 			note = 'Only the last ' + fmt.count(r.failureLog.length, 'bytes') + ' of ' + fmt.count(r.failureLogBytes, 'bytes') + ' are shown (' + err.message + ').';
 		}
 	}
-	clear(box).append(h('h3', null, title + ' (' + fmt.count(text.length, 'bytes') + ')'), note ? h('p', { class: 'muted' }, note) : null, h('pre', { class: 'log', id: 'failure-log' }, text));
+	clear(box).append(h('h3', null, title + ' (' + fmt.count(text.length, 'bytes') + ')'), note ? h('p', { class: 'muted' }, note) : '', h('pre', { class: 'log', id: 'failure-log' }, text));
 }
 
 let openLog = null;	// the log on view survives live redraws

@@ -5,7 +5,7 @@ import { h, clear, fmt, link, stateBadge, arr, toUnix, num } from '../util.js';
 const metricLabel = (m) => (/ns/.test(m || '') ? 'ns/IO' : m === 'iops' ? 'IOPS' : m || '');
 import { api } from '../api.js';
 import { normHost } from '../model.js';
-import { errorBox } from '../app.js';
+import { errorBox } from '../widgets.js';
 
 const OFFLINE_AFTER = 180;	// seconds without contact
 
@@ -78,7 +78,7 @@ export async function render(ctx) {
 	ctx.cleanup.push(() => { clearInterval(iv); clearTimeout(timer); });
 }
 
-// The newest perflab_canary dose-response fit (issue 10): cost of one
+// The newest perflab_canary dose-response fit: cost of one
 // canary unit, linearity, and the MDE expressed in canary units.
 function ladderCell(l) {
 	if (!l)

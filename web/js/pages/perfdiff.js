@@ -3,34 +3,10 @@
 // graph. URL: #/experiments/ID/perf-diff?variant=&q=&dso=&sort=&dir=
 import { h, clear, fmt, link, setQuery, num, arr } from '../util.js';
 import { api } from '../api.js';
-import { errorBox } from '../app.js';
-import { isExact, exactSummary, exactTable } from './exactdiff.js';
+import { perfDiffRows, isExact } from '../model.js';
+import { errorBox, exactSummary, exactTable } from '../widgets.js';
 
 const PAGE = 200;	// rows drawn before "Show all" (layout of thousands of rows is slow)
-
-// Normalise the API answer (see daemon/analysis/perfdiff.c perfdiff_json).
-export function perfDiffRows(res, variant) {
-	const sides = arr(res && res.sides).map((s) => ({ name: String(s.variant ?? s.name ?? ''), baseline: !!s.baseline, runs: num(s.runs), total: num(s.total), lost: num(s.lost) }));
-	const rows = arr(res, 'rows', 'symbols').map((r) => {
-		let c = r;
-		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
-		return {
-			dso: String(r.dso ?? ''),
-			symbol: String(r.symbol ?? r.sym ?? r.name ?? ''),
-			baseline: num(r.baseline, r.baseline_pct),
-			baseSamples: num(r.baseline_samples),
-			baseSd: num(r.baseline_stddev),
-			new: num(c.new, c.new_pct),
-			newSamples: num(c.new_samples),
-			newSd: num(c.new_stddev),
-			delta: num(c.delta, c.delta_pct),
-			ratio: num(c.ratio),
-			wdiff: num(c.wdiff),
-			noise: c.noise === true ? true : c.noise === false ? false : null,
-		};
-	});
-	return { sides, rows, event: res && res.event, symbols: num(res && res.symbols), noiseRule: res && res.noise_rule };
-}
 
 const COLS = [
 	{ key: 'baseline', label: 'Baseline', num: true, title: 'share of the control’s samples, %' },

@@ -3,7 +3,7 @@
 import { h, clear, fmt, link, verdictBadge, stateBadge, arr } from '../util.js';
 import { api } from '../api.js';
 import { normExperiment } from '../model.js';
-import { errorBox } from '../app.js';
+import { errorBox } from '../widgets.js';
 
 const STATES = ['', 'queued', 'running', 'done', 'failed', 'cancelled'];
 const LIMIT = 100;

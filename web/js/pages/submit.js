@@ -2,7 +2,7 @@
 // one or a series), pick base / runs / label -> POST /api/v1/patches.
 import { h, clear, link, arr } from '../util.js';
 import { api } from '../api.js';
-import { errorBox } from '../app.js';
+import { errorBox } from '../widgets.js';
 
 export async function render(ctx) {
 	document.title = 'Submit · perflab';

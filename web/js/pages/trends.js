@@ -5,8 +5,8 @@
 import { h, clear, fmt, link, setQuery, num, arr, toUnix } from '../util.js';
 import { api } from '../api.js';
 import { trendChart } from '../charts.js';
-import { normAlert } from '../model.js';
-import { errorBox } from '../app.js';
+import { normAlert, worse } from '../model.js';
+import { errorBox } from '../widgets.js';
 
 export function normSeries(s) {
 	const pts = arr(s.points, 'items');
@@ -44,8 +44,6 @@ export function normSeries(s) {
 	};
 }
 
-// Lower is worse for throughput, higher is worse for costs (ns, latency).
-export const worse = (metric, d) => (d === null || d === undefined ? false : /ns|lat/.test(metric) ? d > 0 : d < 0);
 const unitOf = (m) => (/ns/.test(m) ? 'ns/IO' : /iops/i.test(m) ? 'IOPS' : m);
 
 export async function render(ctx) {

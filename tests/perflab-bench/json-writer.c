@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runners/bench/jw.h"
+#include "runners/perflab-bench/jw.h"
 #include "unit/check.h"
 
 static void expect(const char *got, const char *want, const char *what)

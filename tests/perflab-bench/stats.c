@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "runners/bench/stats.h"
+#include "runners/perflab-bench/stats.h"
 #include "unit/check.h"
 
 static void near(double got, double want, const char *what)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runners/bench/opts.h"
+#include "runners/perflab-bench/opts.h"
 #include "unit/check.h"
 
 static int parse(struct bench_opts *o, char *err, const char *const *args)

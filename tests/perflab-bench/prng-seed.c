@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runners/bench/prng.h"
+#include "runners/perflab-bench/prng.h"
 #include "unit/check.h"
 
 #define N 100000

@@ -1,4 +1,4 @@
-# Shared helpers for tests/bench/*.sh (sourced, not a test itself).
+# Shared helpers for tests/perflab-bench/*.sh (sourced, not a test itself).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH=$top/build/perflab-bench
 tmpd=$(mktemp -d /dev/shm/plb-test.XXXXXX)

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "runners/bench/insn_marker.h"
+#include "runners/perflab-bench/insn_marker.h"
 #include "unit/check.h"
 
 __attribute__((noinline)) static void marked(void)
