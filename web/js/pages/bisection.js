@@ -4,10 +4,8 @@
 // and the report alert, and the top rows of that perf diff.
 import { h, fmt, link, stateBadge, verdictBadge, arr, num } from '../util.js';
 import { api } from '../api.js';
-import { exactTable, exactSummary, isExact } from './exactdiff.js';
-// errorBox moves to ../widgets.js (shared widgets); import it from there
-// once that module exists on this branch.
-import { errorBox } from '../app.js';
+import { isExact } from '../model.js';
+import { errorBox, exactTable, exactSummary } from '../widgets.js';
 
 const short = (sha) => String(sha ?? '').slice(0, 12);
 const ci = (lo, hi) => (lo === null || hi === null ? '–' : '[' + fmt.spct(lo) + ', ' + fmt.spct(hi) + ']');
