@@ -5,6 +5,7 @@
  */
 #include "runners/runner/exec.h"
 #include "runners/runner/benchargs.h"
+#include "runners/runner/gitbase.h"
 #include "runners/runner/initramfs.h"
 #include "runners/runner/insnprof.h"
 #include "runners/runner/proto.h"
@@ -67,15 +68,68 @@ int exec_exact_profile(const struct runner_cfg *cfg)
 	return cfg->insn_plugin && !strcmp(cfg->backend, "qemu-icount");
 }
 
+/*
+ * A git base: the image may be cached under its commit already; else the
+ * clone is locked, the pristine tree put at the commit and built while
+ * the lock is held (the farm links its files).
+ */
+static int build_git(const struct exec_ctx *c, const struct job *j,
+		     struct kbuild_req *r, struct kbuild_result *kr)
+{
+	struct gitbase g = { .kcache = c->cfg->kcache, .url = j->base_url,
+			     .commit = j->base_commit, .cancel = c->abort };
+	char *msg = NULL;
+	int ret;
+
+	if (!kbuild_lookup(r, kr) && !strcmp(kr->commit, j->base_commit))
+		return 0;
+	kbuild_result_free(kr);
+	phase(c, "build", "checking out the base commit");
+	if (gitbase_checkout(&g, &msg)) {
+		kr->status = KBUILD_INTERNAL;
+		kr->msg = msg;
+		return -1;
+	}
+	r->tree = g.tree;
+	ret = kbuild_image(r, kr);
+	gitbase_release(&g);
+	if (!ret && strcmp(kr->commit, g.head)) {
+		kr->status = KBUILD_INTERNAL;
+		kr->msg = rutil_strdupf("image %s records commit %s, the tree "
+					"was at %s", kr->key, kr->commit,
+					g.head);
+		return -1;
+	}
+	return ret;
+}
+
+static void build_json(struct outcome *o, const struct job *j,
+		       const struct kbuild_result *kr)
+{
+	char *log = rutil_read_tail(kr->log, LOG_MAX);
+
+	o->build = json_object();
+	json_object_set_new(o->build, "cache_key", json_string(kr->key));
+	json_object_set_new(o->build, "cached", json_boolean(kr->cached));
+	json_object_set_new(o->build, "seconds", json_real(kr->cached ?
+						o->build_s : kr->seconds));
+	json_object_set_new(o->build, "log", proto_text(log));
+	if (j->base_git)
+		json_object_set_new(o->build, "commit",
+				    json_string(kr->commit));
+	free(log);
+}
+
 int exec_build(const struct exec_ctx *c, const struct job *j,
 	       struct kbuild_result *kr, struct outcome *o)
 {
 	const struct runner_cfg *cfg = c->cfg;
-	char config[4096];
+	char config[4096], msg[4200];
 	struct kbuild_req r = {
 		.kcache = cfg->kcache, .tree = cfg->tree,
 		.base_name = j->base_name, .config_path = config,
 		.base_config = cfg->base_config,
+		.commit = j->base_git ? j->base_commit : NULL,
 		.patches = j->patches, .npatches = j->npatches,
 		.jobs = cfg->jobs, .cancel = c->abort,
 		.uid = cfg->build_uid, .gid = cfg->build_gid,
@@ -95,30 +149,16 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 			"config fragment %s: %s", config, strerror(errno)));
 		return -1;
 	}
-	if (kbuild_image(&r, kr)) {
+	if (j->base_git ? build_git(c, j, &r, kr) : kbuild_image(&r, kr)) {
 		outcome_fail(o, reason[kr->status], kr->msg);
 		kr->msg = NULL;
 		return -1;
 	}
 	o->build_s = rutil_now() - start;
-	{
-		char msg[4200];
-
-		snprintf(msg, sizeof(msg), "%s image %s",
-			 kr->cached ? "cached" : "built", kr->image);
-		phase(c, "build", msg);
-	}
-	o->build = json_object();
-	json_object_set_new(o->build, "cache_key", json_string(kr->key));
-	json_object_set_new(o->build, "cached", json_boolean(kr->cached));
-	json_object_set_new(o->build, "seconds", json_real(kr->cached ?
-						o->build_s : kr->seconds));
-	{
-		char *log = rutil_read_tail(kr->log, LOG_MAX);
-
-		json_object_set_new(o->build, "log", proto_text(log));
-		free(log);
-	}
+	snprintf(msg, sizeof(msg), "%s image %s", kr->cached ? "cached" :
+		 "built", kr->image);
+	phase(c, "build", msg);
+	build_json(o, j, kr);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * job: claimed job parsing.
  */
 #include "runners/runner/job.h"
+#include "runners/runner/gitbase.h"
 #include "rtsetting.h"
 
 #include <stdio.h>
@@ -101,6 +102,41 @@ static int parse_toggle(struct job *j, const json_t *t, char *err,
 	return 0;
 }
 
+/* base.kind/url/commit: a git base is checked before git ever sees it. */
+static int parse_base(struct job *j, const json_t *base, char *err,
+		      size_t errlen)
+{
+	const char *kind = str_or(base, "kind", "tarball");
+	char why[128];
+
+	j->base_name = str_or(base, "name", "linux-6.1");
+	if (!strcmp(kind, "tarball"))
+		return 0;
+	if (strcmp(kind, "git")) {
+		snprintf(err, errlen, "base.kind: not tarball or git");
+		return -1;
+	}
+	j->base_git = 1;
+	j->base_url = str_or(base, "url", NULL);
+	j->base_commit = str_or(base, "commit", NULL);
+	/* A NUL inside would cut what git sees from what was checked. */
+	if (j->base_url && strlen(j->base_url) !=
+	    json_string_length(json_object_get(base, "url"))) {
+		snprintf(err, errlen, "base url: NUL character");
+		return -1;
+	}
+	if (gitbase_check_url(j->base_url, why, sizeof(why))) {
+		snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	if (gitbase_check_commit(j->base_commit)) {
+		snprintf(err, errlen, "base.commit: not 40 lower-case hex "
+			 "digits");
+		return -1;
+	}
+	return 0;
+}
+
 int job_from_json(json_t *o, struct job *j, char *err, size_t errlen)
 {
 	const json_t *id, *v, *base;
@@ -124,7 +160,8 @@ int job_from_json(json_t *o, struct job *j, char *err, size_t errlen)
 	j->run_index = json_integer_value(json_object_get(o, "run_index"));
 	j->backend = str_or(o, "backend", "");
 	base = json_object_get(o, "base");
-	j->base_name = str_or(base, "name", "linux-6.1");
+	if (parse_base(j, base, err, errlen))
+		goto fail;
 	j->config = str_or(o, "config", "qemu");
 	v = json_object_get(o, "variant");
 	if (!json_is_object(v)) {

@@ -32,6 +32,9 @@ struct job {
 	int run_index;
 	const char *backend;
 	const char *base_name;
+	int base_git;		/* base.kind "git" (else a tarball base) */
+	const char *base_url;	/* git: checked url */
+	const char *base_commit; /* git: 40 hex */
 	const char *config;	/* fragment name, e.g. "qemu" */
 	const char *variant;	/* variant name */
 	const char *cmdline;	/* extra kernel command line, "" if none */

@@ -83,12 +83,17 @@ void kbuild_patchset_hash(const struct kpatch *p, int n, char out[65])
 	free(all);
 }
 
-void kbuild_key(const char *base_name, const char *patchset_hash,
-		const char *config_hash, char out[65])
+void kbuild_key(const char *base_name, const char *commit,
+		const char *patchset_hash, const char *config_hash,
+		char out[65])
 {
-	char *s = rutil_strdupf("perflab-kbuild-v2\nbase=%s\npatches=%s\n"
-				"config=%s\n", base_name, patchset_hash,
-				config_hash);
+	char *s = commit ?
+		rutil_strdupf("perflab-kbuild-v2\nbase=%s\ncommit=%s\n"
+			      "patches=%s\nconfig=%s\n", base_name, commit,
+			      patchset_hash, config_hash) :
+		rutil_strdupf("perflab-kbuild-v2\nbase=%s\npatches=%s\n"
+			      "config=%s\n", base_name, patchset_hash,
+			      config_hash);
 
 	rutil_sha256_hex(s, s ? strlen(s) : 0, out);
 	free(s);
@@ -242,6 +247,7 @@ static int load_cached(const struct kb_paths *p, struct kbuild_result *res)
 		res->sysmap[0] = '\0';
 	meta_get(text, "release", res->release, sizeof(res->release));
 	meta_get(text, "build_id", res->build_id, sizeof(res->build_id));
+	meta_get(text, "commit", res->commit, sizeof(res->commit));
 	meta_get(text, "seconds", secs, sizeof(secs));
 	res->seconds = atof(secs);
 	free(text);
@@ -467,8 +473,10 @@ static int install_image(const struct kbuild_req *r, const struct kb_paths *p,
 		free(rel);
 	}
 	read_build_id(r, p, id, sizeof(id));
-	meta = rutil_strdupf("release=%s\nbuild_id=%s\nseconds=%.1f\n",
-			     release, id, secs);
+	meta = rutil_strdupf("release=%s\nbuild_id=%s\nseconds=%.1f\n"
+			     "%s%s%s", release, id, secs,
+			     r->commit ? "commit=" : "",
+			     r->commit ? r->commit : "", r->commit ? "\n" : "");
 	snprintf(dst, sizeof(dst), "%s/meta", p->img_tmp);
 	ret = meta ? rutil_write_file(dst, meta, strlen(meta)) : -1;
 	free(meta);
@@ -541,27 +549,46 @@ static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
 	return ret;
 }
 
+/* Key and paths of a request; 1 if its image is in the cache. */
+static int key_paths(const struct kbuild_req *r, struct kb_paths *p,
+		     char cfg_hash[65], struct kbuild_result *res)
+{
+	char ps_hash[65];
+
+	memset(res, 0, sizeof(*res));
+	if (kbuild_config_hash(r->config_path, r->base_config, cfg_hash)) {
+		res->status = KBUILD_INTERNAL;
+		res->msg = rutil_strdupf("config fragment %s: %s",
+					 r->config_path, strerror(errno));
+		return -1;
+	}
+	kbuild_patchset_hash(r->patches, r->npatches, ps_hash);
+	kbuild_key(r->base_name, r->commit, ps_hash, cfg_hash, res->key);
+	set_paths(r, cfg_hash, res->key, p);
+	if (load_cached(p, res))
+		return 0;
+	res->cached = 1;
+	return 1;
+}
+
+int kbuild_lookup(const struct kbuild_req *req, struct kbuild_result *res)
+{
+	char cfg_hash[65];
+	struct kb_paths p;
+
+	return key_paths(req, &p, cfg_hash, res) == 1 ? 0 : -1;
+}
+
 int kbuild_image(const struct kbuild_req *req, struct kbuild_result *res)
 {
-	char cfg_hash[65], ps_hash[65];
+	char cfg_hash[65];
 	struct kbuild_req r = *req;
 	struct kb_paths p;
 	int fd, ret;
 
-	memset(res, 0, sizeof(*res));
-	if (kbuild_config_hash(r.config_path, r.base_config, cfg_hash)) {
-		res->status = KBUILD_INTERNAL;
-		res->msg = rutil_strdupf("config fragment %s: %s",
-					 r.config_path, strerror(errno));
-		return -1;
-	}
-	kbuild_patchset_hash(r.patches, r.npatches, ps_hash);
-	kbuild_key(r.base_name, ps_hash, cfg_hash, res->key);
-	set_paths(&r, cfg_hash, res->key, &p);
-	if (!load_cached(&p, res)) {
-		res->cached = 1;
-		return 0;
-	}
+	ret = key_paths(&r, &p, cfg_hash, res);
+	if (ret)
+		return ret > 0 ? 0 : -1;
 	/* Only a build needs the build user (a kexec host may have none). */
 	if (sandbox_user(&r.uid, &r.gid, &res->msg)) {
 		res->status = KBUILD_INTERNAL;

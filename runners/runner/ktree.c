@@ -36,6 +36,14 @@ struct walk {
 	struct ktree_stats st;
 	struct recs old, fresh; /* copies made earlier / by this walk */
 	int farm; /* making the farm: link where safe */
+	/*
+	 * Reset: the last reset's end (mtime of @copies).  Every build in
+	 * this tree ran before it, so a pristine entry modified after it
+	 * (the base moved to another commit) is newer than every object:
+	 * linking it rebuilds what depends on it, like a fresh copy would.
+	 */
+	struct timespec since;
+	int relink;
 	char *msg;
 };
 
@@ -321,15 +329,25 @@ static int check_entry(struct walk *w, int pfd, int dfd, const char *name,
 }
 
 /* Create the pristine entry at dfd/name (absent now). */
+static int newer(const struct walk *w, const struct stat *ps)
+{
+	return w->relink &&
+	       (ps->st_mtim.tv_sec > w->since.tv_sec ||
+		(ps->st_mtim.tv_sec == w->since.tv_sec &&
+		 ps->st_mtim.tv_nsec > w->since.tv_nsec));
+}
+
 static int put_entry(struct walk *w, int pfd, int dfd, const char *name,
 		     const struct stat *ps, const char *rel)
 {
 	int a, b, ret;
 
 	if (!S_ISDIR(ps->st_mode)) {
-		if (w->farm && !writable_by_build(w, ps)) {
-			if (!linkat(pfd, name, dfd, name, 0))
+		if ((w->farm || newer(w, ps)) && !writable_by_build(w, ps)) {
+			if (!linkat(pfd, name, dfd, name, 0)) {
+				w->st.restored += !w->farm;
 				return 0;
+			}
 			if (errno != EXDEV) /* other fs: copies */
 				return err_at(w, "link", rel);
 		}
@@ -414,8 +432,14 @@ static int run(const struct ktree *t, int farm, struct ktree_stats *st,
 	       char **msg)
 {
 	struct walk w = { .t = t, .farm = farm };
+	struct stat cs;
 	int pfd, dfd, ret;
 
+	/* No record of the last reset: copies only, as always. */
+	if (!farm && !lstat(t->copies, &cs) && S_ISREG(cs.st_mode)) {
+		w.since = cs.st_mtim;
+		w.relink = 1;
+	}
 	recs_load(&w);
 	if (farm && mkdir(t->src, 0755)) {
 		ret = err_at(&w, "mkdir", t->src);

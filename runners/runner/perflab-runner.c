@@ -50,6 +50,9 @@ struct opts {
 	const char *try_setup;
 	const char *try_bench;
 	const char *try_config;
+	const char *try_git;	/* git base url, with try_commit */
+	const char *try_commit;
+	const char *try_base;
 	int try_runs;
 	int try_build_only;
 	char top[PATH_MAX];
@@ -109,7 +112,8 @@ static void usage(FILE *f)
 "try mode: --patch FILE (repeatable, in order), --cmdline S (variant kernel\n"
 "  command line), --setup CMD (local), --bench-params JSON (as a job's\n"
 "  bench), --runs N,\n"
-"  --config NAME; prints each run's summary and writes\n"
+"  --config NAME, --git URL --commit SHA (a git base instead of --tree;\n"
+"  --base NAME names it, default linux-git); prints each run's summary and writes\n"
 "  WORKDIR/try-N.json. --build-only: build (or find in the cache) the\n"
 "  image and print \"KEY RELEASE IMAGE\" (prebuilt images for a kexec host).\n");
 }
@@ -119,7 +123,8 @@ enum { O_SERVER = 256, O_KEY, O_KEYFILE, O_BACKEND, O_NAME, O_LABEL,
        O_BSTATIC, O_BUSYBOX, O_QEMU, O_IPLUGIN, O_JOBS, O_BOOTTO, O_SMP, O_MEM,
        O_NOKVM, O_KBASE, O_BUSER, O_STATE, O_POLLQ, O_KINITRD, O_CONSLOG,
        O_BUILDONLY, O_WAIT, O_ONCE,
-       O_PATCH, O_CMDLINE, O_TSETUP, O_TBENCH, O_RUNS, O_CONFIG, O_HELP };
+       O_PATCH, O_CMDLINE, O_TSETUP, O_TBENCH, O_RUNS, O_CONFIG, O_GIT,
+       O_COMMIT, O_BASE, O_HELP };
 
 static const struct option longopts[] = {
 	{ "server", 1, 0, O_SERVER }, { "key", 1, 0, O_KEY },
@@ -139,6 +144,8 @@ static const struct option longopts[] = {
 	{ "claim-wait", 1, 0, O_WAIT }, { "once", 0, 0, O_ONCE },
 	{ "patch", 1, 0, O_PATCH }, { "cmdline", 1, 0, O_CMDLINE },
 	{ "runs", 1, 0, O_RUNS }, { "config", 1, 0, O_CONFIG },
+	{ "git", 1, 0, O_GIT }, { "commit", 1, 0, O_COMMIT },
+	{ "base", 1, 0, O_BASE },
 	{ "bench-params", 1, 0, O_TBENCH }, { "setup", 1, 0, O_TSETUP },
 	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
 };
@@ -233,6 +240,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_TBENCH: o->try_bench = optarg; break;
 		case O_RUNS: o->try_runs = positive(optarg, "--runs"); break;
 		case O_CONFIG: o->try_config = optarg; break;
+		case O_GIT: o->try_git = optarg; break;
+		case O_COMMIT: o->try_commit = optarg; break;
+		case O_BASE: o->try_base = optarg; break;
 		case O_HELP: case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -718,7 +728,14 @@ static json_t *try_job(struct opts *o, int run)
 	json_object_set_new(j, "job_id", json_integer(run));
 	json_object_set_new(j, "lease", json_string("try"));
 	json_object_set_new(j, "backend", json_string(o->cfg.backend));
-	json_object_set_new(j, "base", json_pack("{s:s}", "name", "linux-6.1"));
+	if (o->try_git)
+		json_object_set_new(j, "base", json_pack("{s:s,s:s,s:s,s:s}",
+			"name", o->try_base ? o->try_base : "linux-git",
+			"kind", "git", "url", o->try_git,
+			"commit", o->try_commit ? o->try_commit : ""));
+	else
+		json_object_set_new(j, "base", json_pack("{s:s}", "name",
+			o->try_base ? o->try_base : "linux-6.1"));
 	json_object_set_new(j, "config", json_string(o->try_config ?
 						     o->try_config : "qemu"));
 	json_object_set_new(j, "variant", v);
@@ -752,7 +769,8 @@ static int try_build(const struct exec_ctx *c, struct job *j)
 		printf("build: FAILED (%s)\n%s\n", out.reason, out.log);
 		ret = 1;
 	} else {
-		printf("%s %s %s\n", kr.key, kr.release, kr.image);
+		printf("%s %s %s%s%s\n", kr.key, kr.release, kr.image,
+		       kr.commit[0] ? " " : "", kr.commit);
 		kbuild_result_free(&kr);
 	}
 	outcome_free(&out);

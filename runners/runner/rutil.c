@@ -28,6 +28,7 @@ void rutil_cmd_init(struct rutil_cmd *c, char *const *argv)
 	c->argv = argv;
 	c->uid = (uid_t)-1;
 	c->gid = (gid_t)-1;
+	c->umask = -1;
 }
 
 /* out: the write end of the log pipe, or -1 for /dev/null. */
@@ -58,6 +59,8 @@ static void child_exec(const struct rutil_cmd *c, int out)
 		dprintf(2, "setuid: %s\n", strerror(errno));
 		_exit(126);
 	}
+	if (c->umask >= 0)
+		umask((mode_t)c->umask);
 	if (c->clear_env)
 		clearenv();
 	for (char *const *e = c->env; e && *e; e++)

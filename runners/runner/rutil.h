@@ -30,6 +30,7 @@ struct rutil_cmd {
 	int clear_env;		/* start from an empty environment */
 	uid_t uid;		/* run as this user when gid/uid != -1 and root */
 	gid_t gid;
+	int umask;		/* the child's umask; -1: inherit */
 };
 
 /* Result of rutil_run. */

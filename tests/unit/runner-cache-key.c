@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Description: kernel image cache keys depend on exactly the base, the
- * ordered patch contents and the config fragment; and the config check
+ * ordered patch contents and the config fragment, and for a git base on
+ * its commit too (tarball keys stay what they were); and the config check
  * after olddefconfig names every fragment option that did not stick.
  */
 #include <stdlib.h>
@@ -19,6 +20,8 @@ static void put(const char *path, const char *text)
 
 static const char *base_config;
 
+static const char *commit;	/* git base: its commit */
+
 static void key(const char *base, const struct kpatch *p, int n,
 		const char *cfg, char out[65])
 {
@@ -26,7 +29,38 @@ static void key(const char *base, const struct kpatch *p, int n,
 
 	kbuild_patchset_hash(p, n, ps);
 	CHECK(kbuild_config_hash(cfg, base_config, ch) == 0);
-	kbuild_key(base, ps, ch, out);
+	kbuild_key(base, commit, ps, ch, out);
+}
+
+static void git_keys(const struct kpatch *ab, const char *c1,
+		     const char *c2, const char *tarball)
+{
+	char ps[65], ch[65], want[65], g1[65], g2[65], g3[65], *s;
+
+	/* The tarball key as older runners computed it: caches stay valid. */
+	kbuild_patchset_hash(ab, 2, ps);
+	CHECK(kbuild_config_hash(c1, NULL, ch) == 0);
+	s = rutil_strdupf("perflab-kbuild-v2\nbase=linux-6.1\npatches=%s\n"
+			  "config=%s\n", ps, ch);
+	rutil_sha256_hex(s, strlen(s), want);
+	free(s);
+	CHECK(!strcmp(tarball, want));
+
+	commit = "1111111111111111111111111111111111111111";
+	key("linux-6.1", ab, 2, c1, g1);
+	CHECK(strcmp(g1, tarball));		/* git differs from tarball */
+	key("linux-6.1", ab, 2, c1, g2);
+	CHECK(!strcmp(g1, g2));			/* stable */
+	key("linux-6.1", NULL, 0, c1, g2);	/* commit alone (control) */
+	CHECK(strcmp(g1, g2));
+	key("linux-6.1", ab, 2, c2, g3);	/* config matters */
+	CHECK(strcmp(g1, g3) && strcmp(g2, g3));
+	commit = "2222222222222222222222222222222222222222";
+	key("linux-6.1", ab, 2, c1, g3);	/* commit matters */
+	CHECK(strcmp(g1, g3));
+	key("linux-6.1", NULL, 0, c1, g3);
+	CHECK(strcmp(g2, g3));
+	commit = NULL;
 }
 
 int main(void)
@@ -60,6 +94,7 @@ int main(void)
 	key("linux-6.1", ab, 2, c1, k6);
 	CHECK(strcmp(k1, k6));
 	base_config = NULL;
+	git_keys(ab, c1, c2, k1);
 
 	/* Config verification. */
 	put(c2, "CONFIG_SMP=y\nCONFIG_NR_CPUS=8\n"
