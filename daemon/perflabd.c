@@ -31,6 +31,7 @@ static void usage(FILE *f)
 		"                [--smtp-user USER --smtp-password-file FILE]]\n"
 		"                [--public-url URL] [--max-queued-runs N]\n"
 		"                [--trusted-proxy ADDR[,ADDR]]...\n"
+		"                [--git-dir DIR] [--track-poll SECONDS]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -247,6 +248,8 @@ int main(int argc, char **argv)
 		{ "public-url", required_argument, NULL, 'U' },
 		{ "max-queued-runs", required_argument, NULL, 'Q' },
 		{ "trusted-proxy", required_argument, NULL, 'X' },
+		{ "git-dir", required_argument, NULL, 'G' },
+		{ "track-poll", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -281,6 +284,12 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'U': cfg.public_url = optarg; break;
+		case 'G': cfg.git_dir = optarg; break;
+		case 'K':
+			if (parse_int(optarg, 0, 86400 * 7, &cfg.track_poll))
+				return fprintf(stderr, "perflabd: bad --track-poll"
+					       " (seconds, 0 = no timer)\n"), 2;
+			break;
 		case 'Q':
 			if (parse_int(optarg, 0, 1000000, &cfg.max_queued_runs))
 				return fprintf(stderr, "perflabd: bad --max-queued-runs"

@@ -12,6 +12,7 @@
 #include "daemon/http/api.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
+#include "daemon/lab/bases.h"
 #include "daemon/lab/planner.h"
 #include "daemon/http/server.h"
 #include "daemon/lab/toggle.h"
@@ -125,6 +126,9 @@ struct variants_in {
 	int64_t ids[MAX_VARIANTS][MAX_VARIANT_PATCHES];
 	char *scripts[MAX_VARIANTS];	/* stored setup texts, heap */
 	char *settings[MAX_VARIANTS];	/* toggle settings JSON, heap */
+	char commits[MAX_VARIANTS][41];	/* git base: variant "commit"s */
+	const struct base_ref *base;
+	int n_commits;			/* -1: answered with an error */
 	int n;
 };
 
@@ -226,12 +230,44 @@ static int parse_variant_patches(struct http_req *req, struct http_resp *resp,
 	return 0;
 }
 
+/*
+ * Variants' "commit": another commit of the experiment's git base (a
+ * bisection step builds the good commit and the midpoint side by side).
+ */
+static int parse_variant_commits(struct http_resp *resp, json_t *va,
+				 struct variants_in *vi)
+{
+	char err[512];
+	json_t *v, *c;
+	size_t k;
+	int rc;
+
+	json_array_foreach(va, k, v) {
+		c = json_object_get(v, "commit");
+		if (!c || k >= MAX_VARIANTS)
+			continue;
+		vi->n_commits = -1;
+		if (!json_is_string(c) || json_string_length(c) > 64)
+			return http_error(resp, 400, "variant %zu: 'commit' must be a"
+					  " commit id", k), -1;
+		if (!vi->base->git)
+			return http_error(resp, 422, "variant %zu: 'commit' needs a"
+					  " git base", k), -1;
+		rc = bases_commit(vi->base, json_string_value(c), vi->commits[k],
+				  err, sizeof(err));
+		if (rc)
+			return http_error(resp, rc, "variant %zu: %s", k, err), -1;
+		vi->n_commits = (int)k + 1;
+	}
+	return 0;
+}
+
 static int parse_variants(struct http_req *req, struct http_resp *resp,
 			  json_t *va, const char *control, bool toggle,
 			  struct variants_in *vi)
 {
 	static const char *const keys[] = { "name", "patches", "cmdline", "setup",
-		"setup_script", "control", "settings", NULL };
+		"setup_script", "control", "settings", "commit", NULL };
 	int i, j, ncontrol = 0;
 	const char *badkey;
 	json_t *v;
@@ -268,6 +304,7 @@ static int parse_variants(struct http_req *req, struct http_resp *resp,
 					  vi->ids[k], &s->npatches))
 			return -1;
 		s->patch_ids = vi->ids[k];
+		s->base_commit = vi->commits[k][0] ? vi->commits[k] : NULL;
 		vi->n = (int)k + 1;
 	}
 	for (i = 0; i < vi->n; i++)
@@ -282,20 +319,6 @@ static int parse_variants(struct http_req *req, struct http_resp *resp,
 	if (ncontrol == 0)
 		vi->v[0].is_control = true;
 	return 0;
-}
-
-static int64_t base_by_name(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM bases WHERE name = ?");
-	int64_t id = 0;
-
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return id;
 }
 
 static int int_field(json_t *o, const char *k, int def, int min, int max,
@@ -350,8 +373,9 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 	struct variants_in *vi = NULL;
 	char err[512], *bench_s = NULL;
 	json_t *body, *bench = NULL;
-	int runs, max_runs, per_boot, ret = 0;
-	int64_t base_id, exp;
+	int runs, max_runs, per_boot, ret = 0, rc;
+	struct base_ref bref;
+	int64_t exp;
 	json_t *tog;
 	bool toggle;
 
@@ -398,15 +422,21 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
-	base_id = base_by_name(req->db, base ? base : "linux-6.1");
-	if (base_id <= 0) {
-		ret = base_id < 0 ? -1 : http_error(resp, 422, "unknown base '%s'",
-						    base ? base : "linux-6.1");
+	rc = bases_lookup(req->db, base ? base : "linux-6.1", &bref, err, sizeof(err));
+	if (rc) {
+		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
 		goto out;
 	}
 	vi = calloc(1, sizeof(*vi));
-	if (!vi || !bench_s || db_begin(req->db)) {
+	if (!vi || !bench_s) {
 		ret = -1;
+		goto out;
+	}
+	vi->base = &bref;
+	/* Variant commits resolve (and may fetch) before the transaction. */
+	if (parse_variant_commits(resp, json_object_get(body, "variants"), vi) ||
+	    db_begin(req->db)) {
+		ret = vi->n_commits < 0 ? 0 : -1;
 		goto out;
 	}
 	if (parse_variants(req, resp, json_object_get(body, "variants"), control,
@@ -419,7 +449,8 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 	}
 	spec = (struct experiment_spec){
 		.title = title ? title : "", .kind = "explicit", .label = label,
-		.backend = backend, .config = config, .base_id = base_id,
+		.backend = backend, .config = config, .base_id = bref.id,
+		.base_commit = bref.git ? bref.commit : NULL,
 		.bench_json = bench_s, .runs = runs,
 		.max_runs = max_runs ? max_runs : runs * 2,
 		/* Toggle: by default all planned rounds in one boot. */
@@ -566,6 +597,7 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 	st = db_prepare(db,
 		"SELECT e.id, e.title, e.kind, e.state, e.label, e.backend,"
 		" b.name AS \"base.name\", b.tree AS \"base.tree\", b.ref AS \"base.ref\","
+		" b.kind AS \"base.kind\", b.url AS \"base.url\", e.base_commit AS \"base.commit\","
 		" CASE e.config WHEN '' THEN b.config ELSE e.config END AS config,"
 		" e.bench AS bench_json, e.runs AS runs_planned, e.max_runs,"
 		" e.host_id AS \"host.id\", h.name AS \"host.name\", k.name AS submitter,"
@@ -600,7 +632,7 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 	}
 	a = query_rows(db, "SELECT id, name, CASE WHEN is_control THEN 'true' ELSE 'false' END"
 		       " AS is_control_json, cmdline, setup, setup_script,"
-		       " settings AS settings_json, state, failure_reason,"
+		       " settings AS settings_json, base_commit AS \"commit\", state, failure_reason,"
 		       " substr(failure_log, -65536) AS failure_log FROM variants"
 		       " WHERE experiment_id = ?"
 		       " ORDER BY id", id);
@@ -763,16 +795,17 @@ int api_job_log(struct http_req *req, struct http_resp *resp)
 int api_bases_list(struct http_req *req, struct http_resp *resp)
 {
 	return http_json(resp, 200, json_pack("{s:o}", "bases", query_rows(req->db,
-		"SELECT id, name, tree, ref, config, created_at FROM bases"
+		"SELECT id, name, kind, tree, url, ref, config, created_at FROM bases"
 		" WHERE ?1 = ?1 ORDER BY id", 0)));
 }
 
 int api_bases_post(struct http_req *req, struct http_resp *resp)
 {
-	static const char *const keys[] = { "name", "tree", "ref", "config", NULL };
-	const char *name, *tree, *ref, *config;
+	static const char *const keys[] = { "name", "tree", "ref", "config", "git", NULL };
+	const char *name, *tree, *ref, *config, *git;
 	sqlite3_stmt *st;
-	json_t *body = http_json_body_keys(req, resp, keys);
+	json_t *body = http_json_body_keys(req, resp, keys), *o;
+	char err[512];
 	int ret = 0, rc;
 
 	if (!body)
@@ -780,8 +813,25 @@ int api_bases_post(struct http_req *req, struct http_resp *resp)
 	if (api_opt_string(body, "name", 64, &name, resp) ||
 	    api_opt_string(body, "tree", 1024, &tree, resp) ||
 	    api_opt_string(body, "ref", 256, &ref, resp) ||
-	    api_opt_string(body, "config", 64, &config, resp))
+	    api_opt_string(body, "config", 64, &config, resp) ||
+	    api_opt_string(body, "git", 1024, &git, resp))
 		goto out;
+	if (git) {
+		if (!name || !api_valid_name(name) || tree) {
+			ret = http_error(resp, 400, "a git base needs 'name' (1-64 of"
+					 " [A-Za-z0-9._+-]) and 'git', and no 'tree'");
+			goto out;
+		}
+		if (config && !api_valid_name(config)) {
+			ret = http_error(resp, 400, "'config' must be a name of [A-Za-z0-9._+-]");
+			goto out;
+		}
+		rc = bases_create_git(req->db, name, git, ref && *ref ? ref : "master",
+				      config ? config : "qemu", &o, err, sizeof(err));
+		ret = rc == 201 ? http_json(resp, 201, o) :
+		      rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+		goto out;
+	}
 	if (!name || !api_valid_name(name) || !tree || !*tree) {
 		ret = http_error(resp, 400, "'name' (1-64 of [A-Za-z0-9._+-]) and 'tree' are required");
 		goto out;

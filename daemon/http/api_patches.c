@@ -11,6 +11,7 @@
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
 #include "daemon/analysis/patch_parse.h"
+#include "daemon/lab/bases.h"
 #include "daemon/lab/planner.h"
 
 #define MAX_SERIES 100
@@ -157,6 +158,16 @@ static int query_str(struct http_req *req, struct http_resp *resp, const char *k
 	*out = NULL;
 	if (!v || !*v)
 		return 0;
+	/* base may be NAME@COMMIT: bases_lookup() checks the commit part. */
+	if (!strcmp(k, "base") && strchr(v, '@') && strlen(v) <= max) {
+		char name[65];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(strchr(v, '@') - v), v);
+		if (api_valid_name(name)) {
+			*out = v;
+			return 0;
+		}
+	}
 	if (strlen(v) > max || (!strcmp(k, "title") ? 0 : !api_valid_name(v))) {
 		http_error(resp, 400, "query '%s' is invalid (at most %zu characters%s)",
 			   k, max, strcmp(k, "title") ? " of [A-Za-z0-9._+-]" : "");
@@ -172,14 +183,15 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 	char err[512], subject[512], titlebuf[640];
 	struct variant_spec v[2] = { 0 };
 	struct experiment_spec spec = { 0 };
-	int64_t ids[MAX_SERIES], base_id, exp;
+	int64_t ids[MAX_SERIES], exp;
 	json_t *bench, *o, *pl;
-	int runs, max_runs, n, i;
+	int runs, max_runs, n, i, rc;
+	struct base_ref bref;
 	char *bench_s = NULL;
 
 	if (query_int(req, resp, "runs", 5, 1, 100, &runs) ||
 	    query_int(req, resp, "max_runs", 0, 0, 500, &max_runs) ||
-	    query_str(req, resp, "base", 64, &base) ||
+	    query_str(req, resp, "base", 128, &base) ||
 	    query_str(req, resp, "label", 64, &label) ||
 	    query_str(req, resp, "backend", 32, &backend) ||
 	    query_str(req, resp, "config", 64, &config) ||
@@ -187,18 +199,10 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 		return 0;
 	if (req->body_len == 0)
 		return http_error(resp, 400, "empty body: send the patch (mbox or diff) as the body");
-	{
-		sqlite3_stmt *st = db_prepare(req->db, "SELECT id FROM bases WHERE name = ?");
-
-		if (!st)
-			return -1;
-		sqlite3_bind_text(st, 1, base ? base : "linux-6.1", -1, SQLITE_STATIC);
-		base_id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-		sqlite3_finalize(st);
-	}
-	if (!base_id)
-		return http_error(resp, 422, "unknown base '%s' (see GET /api/v1/bases)",
-				  base ? base : "linux-6.1");
+	/* A git base: its ref's head now, or the pinned NAME@COMMIT. */
+	rc = bases_lookup(req->db, base ? base : "linux-6.1", &bref, err, sizeof(err));
+	if (rc)
+		return rc == 500 ? -1 : http_error(resp, rc, "%s", err);
 	bench = api_bench_params(NULL, err, sizeof(err));
 	if (!bench)
 		return -1;
@@ -233,7 +237,8 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 	v[1] = (struct variant_spec){ .name = "patched", .patch_ids = ids, .npatches = n };
 	spec = (struct experiment_spec){
 		.title = title, .kind = "patch", .label = label, .backend = backend,
-		.config = config, .base_id = base_id, .bench_json = bench_s,
+		.config = config, .base_id = bref.id, .bench_json = bench_s,
+		.base_commit = bref.git ? bref.commit : NULL,
 		.runs = runs, .max_runs = max_runs ? max_runs : runs * 2,
 		.submitter_key_id = req->auth.key_id, .variants = v, .nvariants = 2,
 	};

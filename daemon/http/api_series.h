@@ -11,11 +11,7 @@
  *                               or JSON {name, metric, points: [{time,
  *                               value, label|commit}]}
  *
- * Every change to a series re-runs change-point detection over it
- * (changepoint.h; a few milliseconds for thousands of points), stores
- * change points not seen before, and raises an alert for each new one
- * that makes the metric worse (lower, or higher for ns_per_io / *_ns /
- * latency metrics).
+ * The series themselves live in the lab (daemon/lab/series.h).
  */
 #ifndef PERFLAB_API_SERIES_H
 #define PERFLAB_API_SERIES_H
@@ -25,26 +21,6 @@
 #include <sqlite3.h>
 
 #include "daemon/http/http.h"
-
-/* Series id for (name, metric), created if missing; -1 on error. */
-int64_t series_get_or_create(sqlite3 *db, const char *name, const char *metric,
-			     int64_t host_id, int64_t baseline_id);
-
-/* Append one point (own statement; caller handles transactions). */
-int series_add_point(sqlite3 *db, int64_t sid, int64_t t, double value,
-		     const char *label, int64_t run_id, int64_t exp_id);
-
-/*
- * Detect change points over the whole series; store new ones and alert
- * on new worsening ones. Returns the number of new change points or -1.
- */
-int series_detect(sqlite3 *db, int64_t sid, time_t now);
-
-/*
- * Queue an experiment for every enabled baseline that is due at @now and
- * has none queued or running. Returns the number queued or -1.
- */
-int series_baselines_tick(sqlite3 *db, time_t now);
 
 int api_baselines_post(struct http_req *req, struct http_resp *resp);
 int api_baselines_list(struct http_req *req, struct http_resp *resp);

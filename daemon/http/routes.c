@@ -30,6 +30,7 @@
 #include "daemon/http/api_calibration.h"
 #include "daemon/http/api_compare.h"
 #include "daemon/http/api_series.h"
+#include "daemon/http/api_tracks.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/http/api_perfdiff.h"
 #include "daemon/http/events.h"
@@ -88,6 +89,16 @@ const struct route perflab_routes[] = {
 	{ "POST", "/api/v1/webhooks", AUTH_ADMIN, api_webhooks_post, 0, 0 },
 	{ "GET", "/api/v1/experiments/{id}/perf-diff", AUTH_READ, api_perfdiff_get, 0, 0 },
 	{ "GET", "/api/v1/experiments/{id}/flamegraph.svg", AUTH_READ, api_flamegraph_get, 0, 0 },
+
+	/* git tracks and bisections */
+	{ "POST", "/api/v1/tracks", AUTH_ADMIN, api_tracks_post, 0, 0 },
+	{ "GET", "/api/v1/tracks", AUTH_READ, api_tracks_list, 0, 0 },
+	{ "GET", "/api/v1/tracks/{id}", AUTH_READ, api_track_get, 0, 0 },
+	{ "POST", "/api/v1/tracks/{id}/poll", AUTH_ADMIN, api_track_poll, 0, 0 },
+	{ "POST", "/api/v1/hooks/git", AUTH_ADMIN, api_hooks_git, 0, 0 },
+	{ "POST", "/api/v1/bisections", AUTH_SUBMIT, api_bisections_post, 0, 0 },
+	{ "GET", "/api/v1/bisections", AUTH_READ, api_bisections_list, 0, 0 },
+	{ "GET", "/api/v1/bisections/{id}", AUTH_READ, api_bisection_get, 0, 0 },
 };
 
 const size_t perflab_routes_count = sizeof(perflab_routes) / sizeof(perflab_routes[0]);

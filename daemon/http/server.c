@@ -21,10 +21,13 @@
 #include <microhttpd.h>
 
 #include "daemon/lab/alerts.h"
-#include "daemon/http/api_series.h"
+#include "daemon/lab/series.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/http/routes.h"
 #include "daemon/http/server.h"
+#include "daemon/lab/gitmirror.h"
+#include "daemon/lab/bisect_run.h"
+#include "daemon/lab/tracks.h"
 #include "daemon/lab/trust.h"
 
 struct req_state {
@@ -51,6 +54,25 @@ void server_config_defaults(struct server_config *cfg)
 	cfg->auth_ttl = 60;
 	cfg->conn_limit = 4000;
 	cfg->max_queued_runs = TRUST_DEFAULT_QUEUED_RUNS;
+	cfg->track_poll = 300;
+}
+
+/* Git mirrors: --git-dir, else a "git" directory beside the database. */
+static void git_dir_init(const struct server_config *cfg)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(cfg->db_path, '/');
+
+	if (cfg->git_dir) {
+		gitmirror_set_dir(cfg->git_dir);
+		return;
+	}
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s/git", (int)(slash - cfg->db_path),
+			 cfg->db_path);
+	else
+		snprintf(dir, sizeof(dir), "git");
+	gitmirror_set_dir(dir);
 }
 
 static uint64_t elapsed_us(const struct timespec *t0)
@@ -530,6 +552,13 @@ static void *reaper_main(void *arg)
 			if (series_baselines_tick(w, time(NULL)) > 0)
 				n++;
 			server_writer_unlock(s);
+			/* Tracks: git fetches, outside the lock. */
+			if (s->cfg.track_poll > 0 &&
+			    tracks_poll_due(db, s->cfg.track_poll, time(NULL)) > 0)
+				n++;
+			/* Bisection steps whose experiment failed outright. */
+			if (bisect_run_sweep(db) > 0)
+				n++;
 			/* Alert deliveries (network I/O: outside the lock). */
 			alerts_deliver_due(db, &(struct alerts_smtp){
 				.url = s->cfg.smtp_url, .from = s->cfg.smtp_from,
@@ -629,6 +658,7 @@ int server_start(struct server *s, const struct server_config *cfg)
 	}
 	if (open_db(s))
 		return -1;
+	git_dir_init(cfg);
 	auth_cache_init(&s->auth, cfg->auth_ttl);
 	ratelimit_init(&s->auth_fails, RATELIMIT_BURST, RATELIMIT_PER_SECOND);
 	events_init(&s->events);

@@ -34,6 +34,9 @@ struct server_config {
 	const char *smtp_url, *smtp_from, *smtp_to, *public_url;
 	const char *smtp_user, *smtp_password;	/* SMTP AUTH, optional */
 	int max_queued_runs;	/* per non-admin key; 0: no quota */
+	/* Bare mirrors of git bases; NULL: "git" beside --db. */
+	const char *git_dir;
+	int track_poll;		/* seconds between polls of every track */
 	/* Peers whose X-Forwarded-For names the client (--trusted-proxy). */
 	struct clientaddr_proxies proxies;
 };

@@ -11,8 +11,9 @@
 
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/analysis.h"
+#include "daemon/lab/tracks.h"
 #include "daemon/analysis/paired.h"
-#include "daemon/http/api_series.h"
+#include "daemon/lab/series.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/planner.h"
 #include "daemon/analysis/stats.h"
@@ -886,6 +887,9 @@ int analysis_experiment_done(sqlite3 *db, int64_t experiment_id)
 		for (size_t i = 0; i < n; i++)
 			if (alerts_raise_verdict(db, ids[i], 1, time(NULL)) < 0)
 				goto out;
+	/* Final: a track point or bisection step continues from here. */
+	if (!added)
+		tracks_experiment_settled(db, experiment_id);
 	ret = 0;
 out:
 	free(ids);

@@ -9,6 +9,7 @@
 #include "daemon/store/db.h"
 #include "daemon/lab/exact_profile.h"
 #include "daemon/http/http.h"
+#include "daemon/lab/gitmirror.h"
 #include "daemon/lab/ingest.h"
 
 #define MAX_SAMPLES 1000000
@@ -178,8 +179,12 @@ int ingest_validate(json_t *body, char *err, size_t errlen)
 	if (o && (want(o, "cache_key", 's', false, err, errlen) ||
 		  want(o, "cached", 'b', false, err, errlen) ||
 		  want(o, "seconds", 'n', false, err, errlen) ||
-		  want(o, "log", 's', false, err, errlen)))
+		  want(o, "log", 's', false, err, errlen) ||
+		  want(o, "commit", 's', false, err, errlen)))
 		return -1;
+	if (o && json_object_get(o, "commit") &&
+	    !gitmirror_is_sha(json_string_value(json_object_get(o, "commit"))))
+		return bad(err, errlen, "%s", "build.commit must be 40 lower-case hex digits");
 	/* Which boot the run came from, and its position in it (toggle). */
 	o = json_object_get(body, "boot");
 	if (o && (want(body, "boot", 'o', false, err, errlen) ||
@@ -524,6 +529,55 @@ static int store_boot(sqlite3 *db, int64_t run, json_t *boot)
 	return rc;
 }
 
+static int store_commit(sqlite3 *db, int64_t run, json_t *commit)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!commit)
+		return 0;
+	st = db_prepare(db, "UPDATE runs SET commit_built = ? WHERE id = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, json_string_value(commit), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, run);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * A git base's run must be of the commit the job asked for: a runner
+ * that built something else would put another kernel's numbers on this
+ * commit. Tarball jobs have no commit and take none. 0 or 422.
+ */
+static int check_commit(sqlite3 *db, int64_t variant, json_t *body,
+			char *err, size_t errlen)
+{
+	const char *got = json_string_value(json_object_get(
+		json_object_get(body, "build"), "commit"));
+	sqlite3_stmt *st;
+	char want[41] = "";
+
+	if (!got)
+		return 0;
+	st = db_prepare(db, "SELECT coalesce(v.base_commit, e.base_commit)"
+			" FROM variants v JOIN experiments e ON e.id ="
+			" v.experiment_id WHERE v.id = ?");
+	if (!st)
+		return 500;
+	sqlite3_bind_int64(st, 1, variant);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(want, sizeof(want), "%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (!strcmp(want, got))
+		return 0;
+	snprintf(err, errlen, want[0] ? "build.commit %.12s is not the job's"
+		 " commit %.12s" : "build.commit %.12s on a base without commits%s",
+		 got, want);
+	return 422;
+}
+
 static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_id)
 {
 	json_t *bench = json_object_get(body, "bench"), *x;
@@ -537,6 +591,8 @@ static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_
 	}
 	*run_id = store_run(db, r, body);
 	if (*run_id < 0)
+		return -1;
+	if (store_commit(db, *run_id, json_object_get(build, "commit")))
 		return -1;
 	if (store_boot(db, *run_id, json_object_get(body, "boot")))
 		return -1;
@@ -582,6 +638,11 @@ int ingest_result(sqlite3 *db, const struct jobs_ctx *c, int64_t job,
 		return -rc;
 	}
 	r.host = db_int(db, 0, "SELECT lease_host_id FROM jobs WHERE id = ?", 1, job);
+	rc = check_commit(db, r.variant, body, err, errlen);
+	if (rc) {
+		db_rollback(db);
+		return rc;
+	}
 	if (store_all(db, &r, body, run_id))
 		goto fail;
 	settled = jobs_settle_experiment(db, r.exp, now);

@@ -53,6 +53,20 @@ static json_t *toggle_runs(sqlite3 *db, const struct claim *cl)
 	return a;
 }
 
+/*
+ * The claimed base: git bases carry url and commit (and no tree);
+ * tarball bases keep their old shape {name, kind, tree, ref}.
+ */
+static void base_shape(json_t *b)
+{
+	if (!strcmp(json_string_value(json_object_get(b, "kind")) ?: "", "git")) {
+		json_object_del(b, "tree");
+		return;
+	}
+	json_object_del(b, "url");
+	json_object_del(b, "commit");
+}
+
 json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds)
 {
 	sqlite3_stmt *st;
@@ -62,7 +76,9 @@ json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds)
 	st = db_prepare(db,
 		"SELECT j.id AS job_id, j.attempt, j.experiment_id, j.run_index, j.seq,"
 		" coalesce(e.backend, h.backend) AS backend, e.label,"
-		" b.name AS \"base.name\", b.tree AS \"base.tree\", b.ref AS \"base.ref\","
+		" b.name AS \"base.name\", b.kind AS \"base.kind\", b.tree AS \"base.tree\","
+		" b.ref AS \"base.ref\", b.url AS \"base.url\","
+		" coalesce(v.base_commit, e.base_commit) AS \"base.commit\","
 		" CASE e.config WHEN '' THEN b.config ELSE e.config END AS config,"
 		" v.id AS \"variant.id\", v.name AS \"variant.name\","
 		" v.is_control AS \"variant.is_control\", v.cmdline AS \"variant.cmdline\","
@@ -78,6 +94,7 @@ json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds)
 	sqlite3_finalize(st);
 	if (!o)
 		return NULL;
+	base_shape(json_object_get(o, "base"));
 	json_object_set_new(o, "lease", json_string(cl->lease));
 	json_object_set_new(o, "lease_seconds", json_integer(lease_seconds));
 	json_object_set_new(o, "lease_expires", json_integer((json_int_t)cl->expires));

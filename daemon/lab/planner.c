@@ -60,15 +60,15 @@ out:
 }
 
 static int64_t insert_variant(sqlite3 *db, int64_t exp, int idx,
-			      const struct variant_spec *v)
+			      const struct variant_spec *v, const char *commit)
 {
 	sqlite3_stmt *st;
 	int64_t id = -1;
 	int i;
 
 	st = db_prepare(db, "INSERT INTO variants (experiment_id, idx, name,"
-			" is_control, cmdline, setup, setup_script, settings)"
-			" VALUES (?,?,?,?,?,?,?,?)");
+			" is_control, cmdline, setup, setup_script, settings,"
+			" base_commit) VALUES (?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, exp);
@@ -80,6 +80,10 @@ static int64_t insert_variant(sqlite3 *db, int64_t exp, int idx,
 	if (v->setup_script)
 		sqlite3_bind_text(st, 7, v->setup_script, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 8, v->settings ? v->settings : "{}", -1, SQLITE_STATIC);
+	/* Git bases: the variant's own commit, else the experiment's. */
+	if (v->base_commit || commit)
+		sqlite3_bind_text(st, 9, v->base_commit ? v->base_commit : commit,
+				  -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);
@@ -116,8 +120,8 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
 	}
 	st = db_prepare(db, "INSERT INTO experiments (title, kind, submitter_key_id,"
 			" label, backend, base_id, config, bench, runs, max_runs,"
-			" baseline_id, created_at, runs_per_boot)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+			" baseline_id, created_at, runs_per_boot, base_commit)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		goto fail;
 	sqlite3_bind_text(st, 1, spec->title ? spec->title : "", -1, SQLITE_STATIC);
@@ -137,6 +141,8 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
 		sqlite3_bind_int64(st, 11, spec->baseline_id);
 	sqlite3_bind_int64(st, 12, (int64_t)time(NULL));
 	sqlite3_bind_int(st, 13, spec->runs_per_boot > 0 ? spec->runs_per_boot : 0);
+	if (spec->base_commit)
+		sqlite3_bind_text(st, 14, spec->base_commit, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		exp = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);
@@ -146,7 +152,8 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
 	if (!vids)
 		goto fail;
 	for (i = 0; i < spec->nvariants; i++) {
-		vids[i] = insert_variant(db, exp, i, &spec->variants[i]);
+		vids[i] = insert_variant(db, exp, i, &spec->variants[i],
+					 spec->base_commit);
 		if (vids[i] < 0)
 			goto fail;
 	}

@@ -30,6 +30,7 @@ struct variant_spec {
 	const char *settings;	/* toggle: JSON object path -> value, or NULL */
 	const int64_t *patch_ids;
 	int npatches;
+	const char *base_commit;	/* git base: this commit; NULL: the experiment's */
 };
 
 struct experiment_spec {
@@ -39,6 +40,7 @@ struct experiment_spec {
 	const char *backend;	/* NULL: any backend */
 	const char *config;	/* "" : the base's config */
 	int64_t base_id;
+	const char *base_commit;	/* git base: 40 hex; NULL: tarball */
 	const char *bench_json;	/* canonical bench parameters */
 	int runs;
 	int max_runs;

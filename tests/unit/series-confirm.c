@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "daemon/http/api_series.h"
+#include "daemon/lab/series.h"
 #include "daemon/store/db.h"
 #include "daemon/analysis/stats.h"
 #include "unit/check.h"

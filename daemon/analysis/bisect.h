@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bisection of a first-parent history, as a pure function of what is
+ * known so far (no SQLite, no git: the caller measures).
+ *
+ * Commits are c[0] = G (good) .. c[n-1] = B (bad), oldest first; each
+ * has a state. The open interval is (lo, hi): lo the last good commit
+ * before hi, hi the first bad one. The next commit to test is the
+ * midpoint lo + (hi - lo) / 2; when that one was skipped (it does not
+ * build), the nearest untested commit to it inside the interval,
+ * alternating right and left (mid + 1, mid - 1, mid + 2, ...), as git
+ * bisect steps away from skipped commits.
+ *
+ * Stop rule: done when hi's first-parent predecessor hi - 1 is good (hi
+ * is the culprit), or when every commit inside the interval is skipped
+ * (the first bad commit is one of lo + 1 .. hi; no culprit).
+ */
+#ifndef PERFLAB_BISECT_H
+#define PERFLAB_BISECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum bisect_state {
+	BISECT_UNTESTED,
+	BISECT_GOOD,
+	BISECT_BAD,
+	BISECT_SKIP,
+};
+
+enum bisect_result {
+	BISECT_TEST,		/* test commit @index next */
+	BISECT_FOUND,		/* @index is the first bad commit */
+	BISECT_RANGE,		/* all of lo+1 .. hi-1 skipped: first bad in (lo, hi] */
+	BISECT_INVALID,		/* n < 2, c[0] not good or c[n-1] not bad */
+};
+
+struct bisect_step {
+	enum bisect_result result;
+	size_t index;		/* TEST: the commit; FOUND: the culprit */
+	size_t lo, hi;		/* the interval (last good, first bad) */
+};
+
+/* What to do next given @state[0..n). */
+struct bisect_step bisect_next(const enum bisect_state *state, size_t n);
+
+/*
+ * Whether a step's measured delta (%, vs G) counts as bad: at least half
+ * the whole step @step_pct (B vs G) in the step's direction. A zero or
+ * non-finite step makes nothing bad.
+ */
+bool bisect_is_bad(double delta_pct, double step_pct);
+
+#endif

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tracks over HTTP; see api_tracks.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/http/api.h"
+#include "daemon/http/api_tracks.h"
+#include "daemon/http/server.h"
+#include "daemon/lab/tracks.h"
+
+/* {"commits": N} or {"seconds": S} into the spec; 0 or -1 (answered). */
+static int parse_every(json_t *ev, struct track_spec *s, struct http_resp *resp)
+{
+	json_t *c = json_object_get(ev, "commits"), *sec = json_object_get(ev, "seconds");
+
+	s->every_commits = 1;
+	s->every_seconds = 0;
+	if (!ev)
+		return 0;
+	if (!json_is_object(ev) || json_object_size(ev) != 1 || (!c && !sec))
+		return http_error(resp, 400, "'every' must be {\"commits\": N}"
+				  " or {\"seconds\": S}"), -1;
+	if (c && (!json_is_integer(c) || json_integer_value(c) < 1 ||
+		  json_integer_value(c) > 10000))
+		return http_error(resp, 400, "every.commits must be in [1, 10000]"), -1;
+	if (sec && (!json_is_integer(sec) || json_integer_value(sec) < 60 ||
+		    json_integer_value(sec) > 86400 * 30))
+		return http_error(resp, 400, "every.seconds must be in [60, 2592000]"), -1;
+	if (c)
+		s->every_commits = (int)json_integer_value(c);
+	else
+		s->every_seconds = (int)json_integer_value(sec);
+	return 0;
+}
+
+/* Change-point options: {"min_size": 2..50, "max_p": (0, 0.2]}. */
+static int parse_detect(json_t *d, struct track_spec *s, struct http_resp *resp)
+{
+	json_t *m = json_object_get(d, "min_size"), *p = json_object_get(d, "max_p");
+
+	if (!d)
+		return 0;
+	if (!json_is_object(d))
+		return http_error(resp, 400, "'detect' must be an object"), -1;
+	if (m && (!json_is_integer(m) || json_integer_value(m) < 2 ||
+		  json_integer_value(m) > 50))
+		return http_error(resp, 400, "detect.min_size must be in [2, 50]"), -1;
+	if (p && (!json_is_number(p) || json_number_value(p) <= 0 ||
+		  json_number_value(p) > 0.2))
+		return http_error(resp, 400, "detect.max_p must be in (0, 0.2]"), -1;
+	s->min_size = m ? (int)json_integer_value(m) : 0;
+	s->max_p = p ? json_number_value(p) : 0;
+	return 0;
+}
+
+int api_tracks_post(struct http_req *req, struct http_resp *resp)
+{
+	static const char *const keys[] = { "base", "ref", "label", "backend",
+		"host_label", "bench", "runs", "every", "detect", NULL };
+	struct track_spec s = { 0 };
+	json_t *body, *bench = NULL, *runs, *o;
+	char err[512], *bench_s = NULL;
+	int64_t id;
+	int ret = 0, rc;
+
+	body = http_json_body_keys(req, resp, keys);
+	if (!body)
+		return 0;
+	if (api_opt_string(body, "base", 64, &s.base, resp) ||
+	    api_opt_string(body, "ref", 256, &s.ref, resp) ||
+	    api_opt_string(body, "label", 64, &s.label, resp) ||
+	    api_opt_string(body, "backend", 32, &s.backend, resp) ||
+	    api_opt_string(body, "host_label", 64, &s.host_label, resp) ||
+	    parse_every(json_object_get(body, "every"), &s, resp) ||
+	    parse_detect(json_object_get(body, "detect"), &s, resp))
+		goto out;
+	if (!s.base || !s.label || !api_valid_name(s.label) ||
+	    (s.backend && !api_valid_name(s.backend)) ||
+	    (s.host_label && !api_valid_name(s.host_label))) {
+		ret = http_error(resp, 400, "'base' and 'label' are required; label,"
+				 " backend and host_label are names of [A-Za-z0-9._+-]");
+		goto out;
+	}
+	runs = json_object_get(body, "runs");
+	if (runs && (!json_is_integer(runs) || json_integer_value(runs) < 1 ||
+		     json_integer_value(runs) > 100)) {
+		ret = http_error(resp, 400, "'runs' must be an integer in [1, 100]");
+		goto out;
+	}
+	s.runs = runs ? (int)json_integer_value(runs) : 3;
+	bench = api_bench_params(json_object_get(body, "bench"), err, sizeof(err));
+	if (!bench) {
+		ret = http_error(resp, 400, "%s", err);
+		goto out;
+	}
+	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!bench_s) {
+		ret = -1;
+		goto out;
+	}
+	s.bench_json = bench_s;
+	s.key_id = req->auth.key_id;
+	rc = tracks_create(req->db, &s, &id, err, sizeof(err));
+	if (rc != 201) {
+		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+		goto out;
+	}
+	server_queue_kick(req->srv);
+	o = tracks_json(req->db, id);
+	snprintf(resp->location, sizeof(resp->location), "/api/v1/tracks/%lld",
+		 (long long)id);
+	ret = o ? http_json(resp, 201, o) : -1;
+out:
+	free(bench_s);
+	json_decref(bench);
+	json_decref(body);
+	return ret;
+}
+
+int api_tracks_list(struct http_req *req, struct http_resp *resp)
+{
+	json_t *a = tracks_list_json(req->db);
+
+	return a ? http_json(resp, 200, json_pack("{s:o}", "tracks", a)) : -1;
+}
+
+int api_track_get(struct http_req *req, struct http_resp *resp)
+{
+	int64_t id = http_param_id(req, "id");
+	json_t *o = id < 0 ? NULL : tracks_json(req->db, id);
+
+	return o ? http_json(resp, 200, o) : http_error(resp, 404, "no such track");
+}
+
+int api_track_poll(struct http_req *req, struct http_resp *resp)
+{
+	int64_t id = http_param_id(req, "id");
+	char err[512];
+	int q, rc;
+
+	if (id < 0)
+		return http_error(resp, 404, "no such track");
+	rc = tracks_poll(req->db, id, time(NULL), &q, err, sizeof(err));
+	if (rc)
+		return rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	if (q)
+		server_queue_kick(req->srv);
+	return http_json(resp, 200, json_pack("{s:I,s:i,s:o}", "id", (json_int_t)id,
+		"queued", q, "track", tracks_json(req->db, id)));
+}
+
+int api_hooks_git(struct http_req *req, struct http_resp *resp)
+{
+	static const char *const keys[] = { "base", "ref", "after", NULL };
+	const char *base, *ref, *after;
+	json_t *body = http_json_body_keys(req, resp, keys);
+	char err[512];
+	int n, q, rc, ret;
+
+	if (!body)
+		return 0;
+	if (api_opt_string(body, "base", 64, &base, resp) ||
+	    api_opt_string(body, "ref", 256, &ref, resp) ||
+	    api_opt_string(body, "after", 64, &after, resp)) {
+		ret = 0;
+		goto out;
+	}
+	if (!base) {
+		ret = http_error(resp, 400, "'base' is required");
+		goto out;
+	}
+	rc = tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, err, sizeof(err));
+	if (rc) {
+		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+		goto out;
+	}
+	if (q)
+		server_queue_kick(req->srv);
+	ret = http_json(resp, 200, json_pack("{s:i,s:i}", "tracks", n, "queued", q));
+out:
+	json_decref(body);
+	return ret;
+}

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bisection driver: steps as experiments; see bisect_run.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/analysis/bisect.h"
+#include "daemon/lab/bases.h"
+#include "daemon/lab/bisect_run.h"
+#include "daemon/lab/gitmirror.h"
+#include "daemon/lab/planner.h"
+#include "daemon/store/db.h"
+
+/* What a running bisection needs to queue a step. */
+struct bisection {
+	int64_t id, base_id;
+	char label[256], host_label[65], backend[65];
+	char *bench;
+	int runs;
+	char (*commits)[41];	/* c[0] = good .. c[n-1] = bad */
+	size_t n;
+	double step_pct;
+	struct base_ref base;
+};
+
+static void bisection_free(struct bisection *b)
+{
+	free(b->bench);
+	free(b->commits);
+}
+
+static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(dst, len, "%s", t ? (const char *)t : "");
+}
+
+static int parse_commits(const char *js, struct bisection *b)
+{
+	json_t *a = json_loads(js, 0, NULL), *v;
+	size_t i;
+
+	b->n = json_array_size(a);
+	b->commits = calloc(b->n ? b->n : 1, sizeof(*b->commits));
+	if (!a || !b->commits || b->n < 2) {
+		json_decref(a);
+		return -1;
+	}
+	json_array_foreach(a, i, v)
+		snprintf(b->commits[i], 41, "%s", json_string_value(v) ?: "");
+	json_decref(a);
+	return 0;
+}
+
+static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT base_id, label,"
+				      " coalesce(host_label, ''), coalesce(backend, ''),"
+				      " bench, runs, commits, step_pct FROM bisections"
+				      " WHERE id = ? AND state = 'running'");
+	int rc = -1;
+
+	memset(b, 0, sizeof(*b));
+	b->id = id;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		b->base_id = sqlite3_column_int64(st, 0);
+		col(b->label, sizeof(b->label), st, 1);
+		col(b->host_label, sizeof(b->host_label), st, 2);
+		col(b->backend, sizeof(b->backend), st, 3);
+		b->bench = strdup((const char *)sqlite3_column_text(st, 4));
+		b->runs = sqlite3_column_int(st, 5);
+		b->step_pct = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN :
+			      sqlite3_column_double(st, 7);
+		rc = b->bench ? parse_commits((const char *)sqlite3_column_text(st, 6), b) : -1;
+	} else {
+		rc = 1;		/* not running */
+	}
+	sqlite3_finalize(st);
+	if (!rc && bases_by_id(db, b->base_id, &b->base))
+		rc = -1;
+	return rc;
+}
+
+/*
+ * Queue the step of commit @idx: an experiment of "good" (control, the
+ * good commit) and "step" (commit idx), and its bisection_steps row.
+ * Inside the caller's transaction. 0 or -1.
+ */
+static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx)
+{
+	struct variant_spec v[2] = {
+		{ .name = "good", .is_control = true, .base_commit = b->commits[0] },
+		{ .name = "step", .base_commit = b->commits[idx] },
+	};
+	struct experiment_spec e = {
+		.kind = "explicit", .base_id = b->base_id,
+		.base_commit = b->commits[0], .bench_json = b->bench,
+		.label = b->host_label[0] ? b->host_label : NULL,
+		.backend = b->backend[0] ? b->backend : NULL,
+		.runs = b->runs, .max_runs = 2 * b->runs, .variants = v,
+		.nvariants = 2,
+	};
+	struct gitmirror_commit c;
+	char title[256], err[256];
+	sqlite3_stmt *st;
+	int64_t exp;
+	int ok;
+
+	if (gitmirror_commit_info(b->base.mirror, b->commits[idx], &c))
+		memset(&c, 0, sizeof(c));
+	snprintf(title, sizeof(title), "bisect %lld: %.12s %.120s",
+		 (long long)b->id, b->commits[idx], c.subject);
+	e.title = title;
+	exp = planner_create(db, &e, err, sizeof(err));
+	if (exp < 0)
+		return -1;
+	st = db_prepare(db, "INSERT INTO bisection_steps (bisection_id, idx,"
+			" commit_sha, subject, author, email, experiment_id, runs,"
+			" created_at) VALUES (?,?,?,?,?,?,?,?,?)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, b->id);
+	sqlite3_bind_int64(st, 2, (int64_t)idx);
+	sqlite3_bind_text(st, 3, b->commits[idx], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, c.subject, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, c.author, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, c.email, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, exp);
+	sqlite3_bind_int(st, 8, b->runs);
+	sqlite3_bind_int64(st, 9, (int64_t)time(NULL));
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+static int insert_bisection(sqlite3 *db, const struct bisect_spec *s,
+			    int64_t base_id, const char *good, const char *bad,
+			    const char *commits, int64_t *id)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO bisections (base_id, label,"
+				      " good, bad, host_label, backend, bench, runs,"
+				      " commits, track_id, change_point_id, created_by,"
+				      " created_at) VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?, 0),"
+				      " NULLIF(?, 0), NULLIF(?, 0), ?)");
+	int ok;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, base_id);
+	sqlite3_bind_text(st, 2, s->label ? s->label : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, good, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, bad, -1, SQLITE_STATIC);
+	if (s->host_label)
+		sqlite3_bind_text(st, 5, s->host_label, -1, SQLITE_STATIC);
+	if (s->backend)
+		sqlite3_bind_text(st, 6, s->backend, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, s->bench_json, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 8, s->runs);
+	sqlite3_bind_text(st, 9, commits, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 10, s->track_id);
+	sqlite3_bind_int64(st, 11, s->change_point_id);
+	sqlite3_bind_int64(st, 12, s->key_id);
+	sqlite3_bind_int64(st, 13, (int64_t)time(NULL));
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	*id = sqlite3_last_insert_rowid(db);
+	return ok ? 0 : -1;
+}
+
+int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
+		     char *err, size_t len)
+{
+	struct bisection b = { 0 };
+	char good[41], bad[41], (*fp)[41] = NULL, *commits = NULL;
+	json_t *a = NULL;
+	size_t n = 0;
+	int rc;
+
+	rc = bases_lookup(db, s->base, &b.base, err, len);
+	if (rc)
+		return rc;
+	if (!b.base.git)
+		return snprintf(err, len, "base '%s' is not a git base", s->base), 422;
+	if ((rc = bases_commit(&b.base, s->good, good, err, len)) ||
+	    (rc = bases_commit(&b.base, s->bad, bad, err, len)))
+		return rc;
+	rc = gitmirror_first_parent(b.base.mirror, good, bad, &fp, &n, err, len);
+	if (rc)
+		return rc == -1 ? 422 : 502;
+	a = json_array();
+	json_array_append_new(a, json_string(good));
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(fp[i]));
+	free(fp);
+	commits = json_dumps(a, JSON_COMPACT);
+	rc = 500;
+	if (!commits || db_begin(db))
+		goto out;
+	if (insert_bisection(db, s, b.base.id, good, bad, commits, id))
+		goto rollback;
+	b.id = *id;
+	b.base_id = b.base.id;
+	b.bench = (char *)s->bench_json;
+	b.runs = s->runs;
+	snprintf(b.host_label, sizeof(b.host_label), "%s", s->host_label ?: "");
+	snprintf(b.backend, sizeof(b.backend), "%s", s->backend ?: "");
+	if (parse_commits(commits, &b) || queue_step(db, &b, b.n - 1))
+		goto rollback;
+	if (db_commit(db))
+		goto out;
+	rc = 201;
+	goto out;
+rollback:
+	if (sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE) {
+		snprintf(err, len, "this change point has a bisection already");
+		rc = 409;
+	}
+	db_rollback(db);
+out:
+	if (rc == 500 && !err[0])
+		snprintf(err, len, "cannot store the bisection: %s", sqlite3_errmsg(db));
+	free(b.commits);
+	free(commits);
+	json_decref(a);
+	return rc;
+}
+
+/* ---- advancing ------------------------------------------------------- */
+
+struct outcome {
+	int skipped;		/* the step commit does not build */
+	char fail[256];		/* non-empty: the bisection fails */
+	double delta, lo, hi, mde;
+	char verdict[32];
+	int runs;
+};
+
+/* A variant's failure reason ("" while active). */
+static void variant_failure(sqlite3 *db, int64_t exp, const char *name,
+			    char *out, size_t len)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT CASE state WHEN 'failed' THEN"
+				      " coalesce(failure_reason, 'failed') ELSE '' END"
+				      " FROM variants WHERE experiment_id = ? AND name = ?");
+
+	out[0] = '\0';
+	if (!st)
+		return;
+	sqlite3_bind_int64(st, 1, exp);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		col(out, len, st, 0);
+	sqlite3_finalize(st);
+}
+
+static void step_outcome(sqlite3 *db, int64_t exp, struct outcome *o)
+{
+	char why[64];
+	sqlite3_stmt *st;
+
+	memset(o, 0, sizeof(*o));
+	o->delta = o->lo = o->hi = o->mde = NAN;
+	variant_failure(db, exp, "good", why, sizeof(why));
+	if (why[0]) {
+		snprintf(o->fail, sizeof(o->fail), "the good commit failed (%s)", why);
+		return;
+	}
+	variant_failure(db, exp, "step", why, sizeof(why));
+	if (!strcmp(why, "build")) {
+		o->skipped = 1;
+		return;
+	}
+	if (why[0]) {
+		snprintf(o->fail, sizeof(o->fail), "a step failed (%s)", why);
+		return;
+	}
+	st = db_prepare(db, "SELECT c.delta_pct, c.ci_low, c.ci_high, c.mde_pct,"
+			" c.verdict, c.runs FROM comparisons c JOIN variants v ON"
+			" v.id = c.variant_id WHERE c.experiment_id = ? AND"
+			" v.name = 'step' ORDER BY c.id DESC LIMIT 1");
+	if (!st)
+		return (void)snprintf(o->fail, sizeof(o->fail), "database error");
+	sqlite3_bind_int64(st, 1, exp);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+			o->delta = sqlite3_column_double(st, 0);
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			o->lo = sqlite3_column_double(st, 1);
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+			o->hi = sqlite3_column_double(st, 2);
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+			o->mde = sqlite3_column_double(st, 3);
+		col(o->verdict, sizeof(o->verdict), st, 4);
+		o->runs = sqlite3_column_int(st, 5);
+	}
+	sqlite3_finalize(st);
+	if (!o->verdict[0] || !isfinite(o->delta))
+		snprintf(o->fail, sizeof(o->fail), "a step has no comparison");
+}
+
+static void bind_num(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int record_step(sqlite3 *db, int64_t step, const struct outcome *o,
+		       int bad)
+{
+	sqlite3_stmt *st = db_prepare(db, "UPDATE bisection_steps SET state = ?,"
+				      " bad = ?, delta_pct = ?, ci_lo = ?, ci_hi = ?,"
+				      " mde_pct = ?, verdict = NULLIF(?, ''),"
+				      " runs = coalesce(NULLIF(?, 0), runs) WHERE id = ?");
+	int ok;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, o->skipped ? "skipped" : "done", -1, SQLITE_STATIC);
+	if (!o->skipped)
+		sqlite3_bind_int(st, 2, bad);
+	bind_num(st, 3, o->delta);
+	bind_num(st, 4, o->lo);
+	bind_num(st, 5, o->hi);
+	bind_num(st, 6, o->mde);
+	sqlite3_bind_text(st, 7, o->verdict, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 8, o->runs);
+	sqlite3_bind_int64(st, 9, step);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+static int finish(sqlite3 *db, int64_t id, const char *state, const char *why,
+		  const char *culprit, const struct bisect_step *r)
+{
+	sqlite3_stmt *st = db_prepare(db, "UPDATE bisections SET state = ?,"
+				      " failure_reason = ?, culprit = ?, range_lo = ?,"
+				      " range_hi = ?, finished_at = ? WHERE id = ?");
+	int ok;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	if (why)
+		sqlite3_bind_text(st, 2, why, -1, SQLITE_STATIC);
+	if (culprit)
+		sqlite3_bind_text(st, 3, culprit, -1, SQLITE_STATIC);
+	if (r && r->result == BISECT_RANGE) {
+		sqlite3_bind_int64(st, 4, (int64_t)r->lo);
+		sqlite3_bind_int64(st, 5, (int64_t)r->hi);
+	}
+	sqlite3_bind_int64(st, 6, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, 7, id);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+/* The states of b's commits from its finished steps. */
+static enum bisect_state *load_states(sqlite3 *db, const struct bisection *b)
+{
+	enum bisect_state *s = calloc(b->n, sizeof(*s));
+	sqlite3_stmt *st = db_prepare(db, "SELECT idx, state, bad FROM"
+				      " bisection_steps WHERE bisection_id = ?"
+				      " AND state IN ('done', 'skipped')");
+
+	if (!s || !st) {
+		free(s);
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, b->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t i = sqlite3_column_int64(st, 0);
+
+		if (i < 0 || (size_t)i >= b->n)
+			continue;
+		if (!strcmp((const char *)sqlite3_column_text(st, 1), "skipped"))
+			s[i] = BISECT_SKIP;
+		else
+			s[i] = sqlite3_column_int(st, 2) ? BISECT_BAD : BISECT_GOOD;
+	}
+	sqlite3_finalize(st);
+	s[0] = BISECT_GOOD;
+	return s;
+}
+
+/* Inside a transaction: the next step, or the end. 1 done, 0 queued, -1. */
+static int advance(sqlite3 *db, struct bisection *b)
+{
+	enum bisect_state *s = load_states(db, b);
+	struct bisect_step r;
+	int rc;
+
+	if (!s)
+		return -1;
+	r = bisect_next(s, b->n);
+	free(s);
+	switch (r.result) {
+	case BISECT_TEST:
+		return queue_step(db, b, r.index);
+	case BISECT_FOUND:
+		rc = finish(db, b->id, "done", NULL, b->commits[r.index], &r);
+		break;
+	case BISECT_RANGE:
+		rc = finish(db, b->id, "done", NULL, NULL, &r);
+		break;
+	default:
+		rc = finish(db, b->id, "failed", "the bad commit is not bad", NULL, NULL);
+		break;
+	}
+	return rc ? -1 : 1;
+}
+
+static int step_of(sqlite3 *db, int64_t exp, int64_t *step, int64_t *bis,
+		   size_t *idx)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, bisection_id, idx FROM"
+				      " bisection_steps WHERE experiment_id = ? AND"
+				      " state IN ('queued', 'running')");
+	int found = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, exp);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*step = sqlite3_column_int64(st, 0);
+		*bis = sqlite3_column_int64(st, 1);
+		*idx = (size_t)sqlite3_column_int64(st, 2);
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+static int set_step_pct(sqlite3 *db, int64_t id, double pct)
+{
+	sqlite3_stmt *st = db_prepare(db, "UPDATE bisections SET step_pct = ? WHERE id = ?");
+	int ok;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_double(st, 1, pct);
+	sqlite3_bind_int64(st, 2, id);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+/* Inside a transaction: record step @step of @b. 1: finished, 0 more, -1 */
+static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
+		     int64_t step, size_t idx)
+{
+	struct outcome o;
+	int bad = 0;
+
+	step_outcome(db, exp, &o);
+	if (o.fail[0])
+		return finish(db, b->id, "failed", o.fail, NULL, NULL) ? -1 : 1;
+	if (idx == b->n - 1) {
+		/* The endpoints: bad vs good is the step itself. */
+		if (o.skipped)
+			return finish(db, b->id, "failed", "the bad commit does not"
+				      " build", NULL, NULL) ? -1 : 1;
+		if (strcmp(o.verdict, "regression") && strcmp(o.verdict, "improvement")) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "the step between good and bad"
+				 " did not reproduce (%s)", o.verdict);
+			record_step(db, step, &o, 0);
+			return finish(db, b->id, "failed", why, NULL, NULL) ? -1 : 1;
+		}
+		b->step_pct = o.delta;
+		if (set_step_pct(db, b->id, o.delta))
+			return -1;
+		bad = 1;
+	} else if (!o.skipped) {
+		bad = bisect_is_bad(o.delta, b->step_pct);
+	}
+	if (record_step(db, step, &o, bad))
+		return -1;
+	return advance(db, b);
+}
+
+/* The culprit's report; its alert is kept with the bisection. */
+static void notify(sqlite3 *db, int64_t id)
+{
+	int64_t alert = bisect_notify_culprit(db, id);
+
+	if (alert < 0)
+		fprintf(stderr, "perflabd: report of bisection %lld failed\n",
+			(long long)id);
+	else if (alert > 0)
+		db_int(db, 0, "UPDATE bisections SET alert_id = ? WHERE id = ?", 2,
+		       alert, id);
+}
+
+int bisect_run_experiment_done(sqlite3 *db, int64_t exp)
+{
+	struct bisection b;
+	int64_t step, id;
+	size_t idx;
+	int rc;
+
+	rc = step_of(db, exp, &step, &id, &idx);
+	if (rc <= 0)
+		return rc;
+	rc = bisection_load(db, id, &b);
+	if (rc) {
+		bisection_free(&b);
+		return rc < 0 ? -1 : 0;
+	}
+	if (idx >= b.n || db_begin(db)) {
+		bisection_free(&b);
+		return -1;
+	}
+	rc = take_step(db, &b, exp, step, idx);
+	if (rc < 0 || db_commit(db)) {
+		db_rollback(db);
+		bisection_free(&b);
+		return -1;
+	}
+	bisection_free(&b);
+	if (rc == 1 && db_int(db, 0, "SELECT culprit IS NOT NULL FROM bisections"
+			      " WHERE id = ?", 1, id))
+		notify(db, id);
+	return 1;
+}
+
+int bisect_run_sweep(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT s.experiment_id FROM"
+				      " bisection_steps s JOIN experiments e ON"
+				      " e.id = s.experiment_id WHERE s.state IN"
+				      " ('queued', 'running') AND e.state IN"
+				      " ('failed', 'cancelled') LIMIT 16");
+	int64_t ids[16];
+	int n = 0, done = 0;
+
+	if (!st)
+		return -1;
+	while (n < 16 && sqlite3_step(st) == SQLITE_ROW)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++)
+		done += bisect_run_experiment_done(db, ids[i]) > 0;
+	return done;
+}

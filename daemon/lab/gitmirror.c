@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bare mirrors of git bases; see gitmirror.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/lab/gitmirror.h"
+
+#define GIT_TIMEOUT_S 60
+#define FETCH_TIMEOUT_S 600
+#define SMALL_CAP (1 << 20)
+
+static char *mirror_dir;
+
+void gitmirror_set_dir(const char *dir)
+{
+	free(mirror_dir);
+	mirror_dir = dir ? strdup(dir) : NULL;
+	if (mirror_dir)
+		mkdir(mirror_dir, 0700);
+}
+
+const char *gitmirror_dir(void)
+{
+	return mirror_dir;
+}
+
+int gitmirror_is_sha(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 40; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return s[40] == '\0';
+}
+
+int gitmirror_check_url(const char *url, char *why, size_t len)
+{
+	static const char *const schemes[] = { "https://", "git://", "file://", NULL };
+	size_t n = strlen(url), i;
+	int ok = url[0] == '/';
+
+	for (i = 0; schemes[i] && !ok; i++)
+		ok = !strncmp(url, schemes[i], strlen(schemes[i])) &&
+		     url[strlen(schemes[i])];
+	if (!ok) {
+		snprintf(why, len, "the git url must be an absolute path or an"
+			 " https://, git:// or file:// URL");
+		return -1;
+	}
+	if (n > 1024) {
+		snprintf(why, len, "the git url is longer than 1024 bytes");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if ((unsigned char)url[i] <= ' ' || url[i] == 0x7f) {
+			snprintf(why, len, "the git url holds a space or control character");
+			return -1;
+		}
+	if (strstr(url, "::")) {
+		snprintf(why, len, "the git url may not name a remote helper (::)");
+		return -1;
+	}
+	return 0;
+}
+
+int gitmirror_check_ref(const char *ref)
+{
+	size_t n = strlen(ref), i;
+
+	if (n == 0 || n > 200 || ref[0] == '-' || ref[0] == '/' ||
+	    ref[n - 1] == '/' || ref[n - 1] == '.' || strstr(ref, "..") ||
+	    strstr(ref, "//") || strstr(ref, "@{") ||
+	    (n >= 5 && !strcmp(ref + n - 5, ".lock")))
+		return -1;
+	for (i = 0; i < n; i++) {
+		char c = ref[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-' || c == '/'))
+			return -1;
+	}
+	return 0;
+}
+
+int gitmirror_path(int64_t base_id, char *out, size_t len)
+{
+	if (!mirror_dir)
+		return -1;
+	return (size_t)snprintf(out, len, "%s/%lld.git", mirror_dir,
+				(long long)base_id) < len ? 0 : -1;
+}
+
+/* ---- running git ----------------------------------------------------- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Append what @fd has to *@buf (cap @cap, then mark overflow). 0 at EOF. */
+static int drain(int fd, char **buf, size_t *n, size_t cap, int *over)
+{
+	char tmp[65536];
+	ssize_t r = read(fd, tmp, sizeof(tmp));
+
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (r == 0)
+		return 0;
+	if (*n + (size_t)r > cap) {
+		*over = 1;
+		return 1;
+	}
+	char *nb = realloc(*buf, *n + (size_t)r + 1);
+
+	if (!nb) {
+		*over = 1;
+		return 1;
+	}
+	memcpy(nb + *n, tmp, (size_t)r);
+	*n += (size_t)r;
+	nb[*n] = '\0';
+	*buf = nb;
+	return 1;
+}
+
+struct child_io {
+	int in, out, err;	/* our ends; -1 when closed */
+};
+
+static pid_t spawn_git(const char *const *argv, int want_in, struct child_io *io)
+{
+	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
+	static char path_env[1024];
+	char home_env[4200];
+	char *envp[] = { path_env, home_env, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0",
+		"GIT_ALLOW_PROTOCOL=file:https:git", "LC_ALL=C", NULL };
+	posix_spawn_file_actions_t fa;
+	const char *p = getenv("PATH");
+	pid_t pid = -1;
+
+	snprintf(path_env, sizeof(path_env), "PATH=%s",
+		 p && *p ? p : "/usr/local/bin:/usr/bin:/bin");
+	snprintf(home_env, sizeof(home_env), "HOME=%s",
+		 mirror_dir ? mirror_dir : "/nonexistent");
+	if ((want_in && pipe2(pin, O_CLOEXEC)) || pipe2(pout, O_CLOEXEC) ||
+	    pipe2(perr, O_CLOEXEC))
+		goto out;
+	posix_spawn_file_actions_init(&fa);
+	if (want_in)
+		posix_spawn_file_actions_adddup2(&fa, pin[0], 0);
+	else
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
+	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv, envp))
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+out:
+	if (pin[0] >= 0)
+		close(pin[0]);
+	if (pout[1] >= 0)
+		close(pout[1]);
+	if (perr[1] >= 0)
+		close(perr[1]);
+	io->in = pin[1];
+	io->out = pout[0];
+	io->err = perr[0];
+	if (pid < 0) {
+		for (int *f = &io->in; f <= &io->err; f++)
+			if (*f >= 0)
+				close(*f);
+		io->in = io->out = io->err = -1;
+	}
+	return pid;
+}
+
+int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
+		  char **out, size_t cap, int timeout_s, char *err,
+		  size_t errlen)
+{
+	char *obuf = NULL, *ebuf = NULL;
+	size_t on = 0, en = 0, off = 0;
+	int over = 0, eover = 0, timed_out = 0, status = 0, ret = -1;
+	double deadline = now_s() + timeout_s;
+	struct child_io io;
+	pid_t pid;
+
+	if (out)
+		*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	pid = spawn_git(argv, in != NULL, &io);
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot run git: %s", strerror(errno));
+		return -1;
+	}
+	if (io.in >= 0)
+		fcntl(io.in, F_SETFL, O_NONBLOCK);
+	if (io.in >= 0 && inlen == 0) {
+		close(io.in);
+		io.in = -1;
+	}
+	while (io.out >= 0 || io.err >= 0) {
+		struct pollfd pf[3] = { { io.out, POLLIN, 0 }, { io.err, POLLIN, 0 },
+					{ io.in, POLLOUT, 0 } };
+		double left = deadline - now_s();
+
+		if (left <= 0) {
+			snprintf(err, errlen, "git timed out after %d s", timeout_s);
+			kill(pid, SIGKILL);
+			timed_out = 1;
+			goto reap;
+		}
+		if (poll(pf, 3, (int)(left * 1000) + 1) < 0 && errno != EINTR)
+			break;
+		if (io.out >= 0 && (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    !drain(io.out, &obuf, &on, cap, &over)) {
+			close(io.out);
+			io.out = -1;
+		}
+		if (io.err >= 0 && (pf[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    !drain(io.err, &ebuf, &en, 8192, &eover)) {
+			close(io.err);
+			io.err = -1;
+		}
+		if (io.in >= 0 && (pf[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+			ssize_t w = write(io.in, in + off, inlen - off);
+
+			if (w > 0)
+				off += (size_t)w;
+			if ((w < 0 && errno != EAGAIN && errno != EINTR) || off == inlen) {
+				close(io.in);
+				io.in = -1;
+			}
+		}
+	}
+reap:
+	for (int *f = &io.in; f <= &io.err; f++)
+		if (*f >= 0)
+			close(*f);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!err[0] && ebuf)
+		snprintf(err, errlen, "%s", ebuf);
+	if (errlen && err[0])
+		err[strcspn(err, "\n")] = '\0';
+	if (over) {
+		snprintf(err, errlen, "git output beyond %zu bytes", cap);
+	} else if (!timed_out && WIFEXITED(status)) {
+		ret = WEXITSTATUS(status);
+		if (out) {
+			*out = obuf ? obuf : strdup("");
+			obuf = NULL;
+		}
+	}
+	free(obuf);
+	free(ebuf);
+	return ret;
+}
+
+/* git -c core.hooksPath=/dev/null -C @path ARGS... */
+#define GIT(path, ...) ((const char *const[]){ "git", "-c", \
+	"core.hooksPath=/dev/null", "-C", (path), __VA_ARGS__, NULL })
+
+/* ---- queries --------------------------------------------------------- */
+
+int gitmirror_fetch(const char *path, const char *url, char *err, size_t len)
+{
+	struct stat sb;
+	int rc;
+
+	if (gitmirror_check_url(url, err, len))
+		return -1;
+	if (stat(path, &sb)) {
+		rc = gitmirror_run(((const char *const[]){ "git", "-c",
+			"core.hooksPath=/dev/null", "init", "--quiet", "--bare",
+			"--", path, NULL }), NULL, 0, NULL, 0, GIT_TIMEOUT_S, err, len);
+		if (rc) {
+			if (rc > 0 && !err[0])
+				snprintf(err, len, "git init failed");
+			return -1;
+		}
+	}
+	rc = gitmirror_run(GIT(path, "fetch", "--quiet", "--prune", "--no-tags",
+			       "--no-recurse-submodules", "--", url,
+			       "+refs/heads/*:refs/heads/*",
+			       "+refs/tags/*:refs/tags/*"),
+			   NULL, 0, NULL, 0, FETCH_TIMEOUT_S, err, len);
+	if (rc && !err[0])
+		snprintf(err, len, "git fetch failed (exit %d)", rc);
+	return rc ? -1 : 0;
+}
+
+/* rev-parse --verify of @spec (built here or checked) into @sha. */
+static int resolve_raw(const char *path, const char *spec, char sha[41],
+		       char *err, size_t len)
+{
+	char *out = NULL, gerr[256];
+	int rc;
+
+	sha[0] = '\0';
+	rc = gitmirror_run(GIT(path, "rev-parse", "--verify", "--quiet",
+			       "--end-of-options", spec),
+			   NULL, 0, &out, SMALL_CAP, GIT_TIMEOUT_S, gerr, sizeof(gerr));
+	if (rc < 0) {
+		snprintf(err, len, "%s", gerr);
+		free(out);
+		return -2;
+	}
+	if (rc == 0 && out && strlen(out) >= 40) {
+		memcpy(sha, out, 40);
+		sha[40] = '\0';
+	}
+	free(out);
+	if (!gitmirror_is_sha(sha)) {
+		sha[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+int gitmirror_resolve(const char *path, const char *name, char sha[41],
+		      char *err, size_t len)
+{
+	char spec[260];
+	int rc;
+
+	sha[0] = '\0';
+	if (gitmirror_check_ref(name)) {
+		snprintf(err, len, "'%.64s' is not a usable ref or commit name", name);
+		return -1;
+	}
+	snprintf(spec, sizeof(spec), "%s^{commit}", name);
+	rc = resolve_raw(path, spec, sha, err, len);
+	if (rc == -1)
+		snprintf(err, len, "'%.64s' names no commit of the base (unknown"
+			 " or ambiguous)", name);
+	return rc;
+}
+
+int gitmirror_parent(const char *path, const char *sha, char parent[41])
+{
+	char spec[48], err[256];
+
+	if (!gitmirror_is_sha(sha))
+		return -1;
+	snprintf(spec, sizeof(spec), "%s^1", sha);
+	return resolve_raw(path, spec, parent, err, sizeof(err)) ? -1 : 0;
+}
+
+int gitmirror_first_parent(const char *path, const char *good,
+			   const char *bad, char (**list)[41], size_t *n,
+			   char *err, size_t len)
+{
+	char range[100], parent[41], *out = NULL, *p, (*a)[41] = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*list = NULL;
+	*n = 0;
+	if (!gitmirror_is_sha(good) || !gitmirror_is_sha(bad))
+		return snprintf(err, len, "good and bad must be full commit ids"), -1;
+	snprintf(range, sizeof(range), "%s..%s", good, bad);
+	rc = gitmirror_run(GIT(path, "rev-list", "--first-parent", "--reverse",
+			       range), NULL, 0, &out, 64 << 20, GIT_TIMEOUT_S,
+			   err, len);
+	if (rc != 0) {
+		free(out);
+		return rc < 0 ? -2 : (snprintf(err, len, "git rev-list failed"), -2);
+	}
+	for (p = out; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (*n == cap) {
+			char (*na)[41] = realloc(a, (cap = cap ? 2 * cap : 64) * sizeof(*a));
+
+			if (!na)
+				goto fail;
+			a = na;
+		}
+		memcpy(a[*n], p, 40);
+		a[*n][40] = '\0';
+		if (!gitmirror_is_sha(a[*n]))
+			goto fail;
+		(*n)++;
+	}
+	free(out);
+	out = NULL;
+	if (!*n) {
+		free(a);
+		return snprintf(err, len, "the bad commit is not after the good one"), -1;
+	}
+	/* good must be on bad's first-parent line: the oldest commit's
+	 * first parent. */
+	if (gitmirror_parent(path, a[0], parent) || strcmp(parent, good)) {
+		free(a);
+		*n = 0;
+		return snprintf(err, len, "the good commit is not on the bad"
+				" commit's first-parent history"), -1;
+	}
+	*list = a;
+	return 0;
+fail:
+	free(out);
+	free(a);
+	*n = 0;
+	snprintf(err, len, "cannot read git rev-list output");
+	return -2;
+}
+
+static void field(char *dst, size_t len, char **p)
+{
+	size_t k = strcspn(*p, "\x1f");
+
+	snprintf(dst, len, "%.*s", (int)k, *p);
+	*p += k + ((*p)[k] != '\0');
+}
+
+int gitmirror_commit_info(const char *path, const char *sha,
+			  struct gitmirror_commit *c)
+{
+	char *out = NULL, *p, t[32], err[256];
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (!gitmirror_is_sha(sha))
+		return -1;
+	rc = gitmirror_run(GIT(path, "show", "-s", "--no-show-signature",
+			       "--format=%s%x1f%an%x1f%ae%x1f%ct", sha),
+			   NULL, 0, &out, SMALL_CAP, GIT_TIMEOUT_S, err, sizeof(err));
+	if (rc != 0) {
+		free(out);
+		return -1;
+	}
+	p = out;
+	p[strcspn(p, "\n")] = '\0';
+	field(c->subject, sizeof(c->subject), &p);
+	field(c->author, sizeof(c->author), &p);
+	field(c->email, sizeof(c->email), &p);
+	field(t, sizeof(t), &p);
+	c->time = strtoll(t, NULL, 10);
+	free(out);
+	return 0;
+}
+
+int gitmirror_patch_id(const char *path, const char *sha, char id[41])
+{
+	char *diff = NULL, *out = NULL, err[256];
+	int rc;
+
+	id[0] = '\0';
+	if (!gitmirror_is_sha(sha))
+		return -1;
+	rc = gitmirror_run(GIT(path, "diff-tree", "-p", "--root", "--no-color",
+			       "--no-ext-diff", sha),
+			   NULL, 0, &diff, 256 << 20, GIT_TIMEOUT_S, err, sizeof(err));
+	if (rc == 0)
+		rc = gitmirror_run(GIT(path, "patch-id", "--stable"), diff,
+				   strlen(diff), &out, SMALL_CAP, GIT_TIMEOUT_S,
+				   err, sizeof(err));
+	if (rc == 0 && out && strlen(out) >= 40) {
+		memcpy(id, out, 40);
+		id[40] = '\0';
+		if (!gitmirror_is_sha(id))
+			id[0] = '\0';
+	}
+	free(diff);
+	free(out);
+	return rc == 0 ? 0 : -1;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The daemon's bare mirror of each git base: <git dir>/<base id>.git.
+ * It answers what the lab needs to know about a base's history without a
+ * runner: the head of a ref, a commit named by a prefix, the first-parent
+ * commits between two commits, a commit's subject and author, and its
+ * `git patch-id --stable`.
+ *
+ * Git runs with a fixed argv through posix_spawn, an environment of PATH
+ * and HOME only plus GIT_CONFIG_NOSYSTEM=1 (no system or global config,
+ * no terminal prompts, only the file/https/git transports), hooks off, a
+ * timeout, and a cap on the output kept. Nothing from a request reaches
+ * git unless it passed gitmirror_check_url() / gitmirror_check_ref().
+ */
+#ifndef PERFLAB_GITMIRROR_H
+#define PERFLAB_GITMIRROR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where mirrors live; set once at start (perflabd --git-dir, or beside
+ * the database). NULL: git bases are unavailable. */
+void gitmirror_set_dir(const char *dir);
+const char *gitmirror_dir(void);
+
+/*
+ * 0 if @url is an absolute path or an https://, git:// or file:// URL
+ * without control characters, spaces or a leading '-' (and no ext::).
+ * Else -1 with the reason in @why.
+ */
+int gitmirror_check_url(const char *url, char *why, size_t len);
+
+/*
+ * 0 if @ref may be handed to git as a ref or commit name: 1-200 of
+ * [A-Za-z0-9._/-], no leading '-' or '/', no "..", "//", "@{" or ".lock"
+ * ending. Else -1.
+ */
+int gitmirror_check_ref(const char *ref);
+
+/* 1 if @s is 40 lower-case hex digits. */
+int gitmirror_is_sha(const char *s);
+
+/* The mirror directory of base @base_id into @out. 0 or -1 (no dir). */
+int gitmirror_path(int64_t base_id, char *out, size_t len);
+
+/*
+ * Create (git init --bare) the mirror @path if missing and fetch every
+ * branch and tag of @url into it. 0, or -1 with git's message in @err.
+ */
+int gitmirror_fetch(const char *path, const char *url, char *err, size_t len);
+
+/*
+ * Resolve @name (a ref such as "master" or "refs/tags/v6.1", or a commit
+ * or unambiguous prefix of at least 4 hex digits) to a commit's 40 hex
+ * in @sha. 0, -1 unknown/ambiguous (message in @err), -2 git failed.
+ */
+int gitmirror_resolve(const char *path, const char *name, char sha[41],
+		      char *err, size_t len);
+
+/* The first parent of commit @sha into @parent. 0 or -1 (a root). */
+int gitmirror_parent(const char *path, const char *sha, char parent[41]);
+
+/*
+ * The first-parent history from @good (exclusive) to @bad (inclusive),
+ * oldest first, as a malloc'd array of 41-byte strings in *@out with
+ * *@n entries. @good must be a first-parent ancestor of @bad. 0, -1 when
+ * it is not (message in @err), -2 git failed.
+ */
+int gitmirror_first_parent(const char *path, const char *good,
+			   const char *bad, char (**out)[41], size_t *n,
+			   char *err, size_t len);
+
+struct gitmirror_commit {
+	char subject[256];
+	char author[128];
+	char email[128];
+	int64_t time;		/* committer time */
+};
+
+/* Subject, author and e-mail of @sha. 0 or -1. */
+int gitmirror_commit_info(const char *path, const char *sha,
+			  struct gitmirror_commit *c);
+
+/* `git patch-id --stable` of the commit's diff against its first parent
+ * into @id (40 hex; "" for a commit without a diff). 0 or -1. */
+int gitmirror_patch_id(const char *path, const char *sha, char id[41]);
+
+/*
+ * Run git with @argv (argv[0] is "git"; no shell), @in fed to stdin (may
+ * be NULL), stdout into a malloc'd NUL-terminated *@out (at most @cap
+ * bytes kept; @out may be NULL), the start of stderr into @err. Kills git
+ * after @timeout_s. Returns git's exit status, or -1 (spawn failure,
+ * timeout, output beyond @cap).
+ */
+int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
+		  char **out, size_t cap, int timeout_s, char *err,
+		  size_t errlen);
+
+#endif

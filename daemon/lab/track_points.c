@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tracks: a finished experiment becomes a point of the track's series,
+ * change points start bisections; tracks as JSON. See tracks.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/analysis/changepoint.h"
+#include "daemon/analysis/stats.h"
+#include "daemon/lab/bases.h"
+#include "daemon/lab/bisect_run.h"
+#include "daemon/lab/gitmirror.h"
+#include "daemon/lab/series.h"
+#include "daemon/lab/tracks.h"
+#include "daemon/store/db.h"
+
+static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(dst, len, "%s", t ? (const char *)t : "");
+}
+
+/*
+ * The experiment's value: the median over its runs of ns/IO when every
+ * run has it (exact, lower is better), else of the run's mean IOPS.
+ * 0, 1 when there are no runs, -1.
+ */
+static int point_value(sqlite3 *db, int64_t exp, double *value,
+		       const char **metric)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT mean, coalesce(ns_per_io, 0)"
+				      " FROM runs WHERE experiment_id = ?");
+	double *iops = NULL, *ns = NULL;
+	size_t n = 0, cap = 0, nns = 0;
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, exp);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			double *a = realloc(iops, cap * sizeof(*a));
+			double *b = a ? realloc(ns, cap * sizeof(*b)) : NULL;
+
+			if (a)
+				iops = a;
+			if (!b)
+				goto out;
+			ns = b;
+		}
+		iops[n] = sqlite3_column_double(st, 0);
+		ns[n] = sqlite3_column_double(st, 1);
+		nns += ns[n] > 0;
+		n++;
+	}
+	ret = 1;
+	if (!n)
+		goto out;
+	*metric = nns == n ? "ns_per_io" : "iops";
+	*value = stats_median(nns == n ? ns : iops, n);
+	ret = isfinite(*value) ? 0 : 1;
+out:
+	sqlite3_finalize(st);
+	free(iops);
+	free(ns);
+	return ret;
+}
+
+struct tpoint {
+	int64_t id, track_id, host_id, committed_at;
+	char commit[41], label[65];
+	int min_size;
+	double max_p;
+};
+
+static int tpoint_of(sqlite3 *db, int64_t exp, struct tpoint *p)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT tp.id, tp.track_id, tp.commit_sha,"
+				      " coalesce(tp.committed_at, 0), t.label,"
+				      " t.cp_min_size, t.cp_max_p, coalesce(e.host_id, 0)"
+				      " FROM track_points tp JOIN tracks t ON t.id ="
+				      " tp.track_id JOIN experiments e ON e.id ="
+				      " tp.experiment_id WHERE tp.experiment_id = ?"
+				      " AND tp.point_id IS NULL");
+	int found = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, exp);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		p->id = sqlite3_column_int64(st, 0);
+		p->track_id = sqlite3_column_int64(st, 1);
+		col(p->commit, sizeof(p->commit), st, 2);
+		p->committed_at = sqlite3_column_int64(st, 3);
+		col(p->label, sizeof(p->label), st, 4);
+		p->min_size = sqlite3_column_int(st, 5);
+		p->max_p = sqlite3_column_double(st, 6);
+		p->host_id = sqlite3_column_int64(st, 7);
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* Store the point; the series id, or -1. */
+static int64_t add_point(sqlite3 *db, const struct tpoint *p, int64_t exp,
+			 double value, const char *metric)
+{
+	char name[96];
+	int64_t sid, pid;
+
+	snprintf(name, sizeof(name), "track:%s", p->label);
+	if (db_begin(db))
+		return -1;
+	sid = series_get_or_create(db, name, metric, p->host_id, 0);
+	if (sid < 0 || series_add_point(db, sid, p->committed_at ? p->committed_at :
+					(int64_t)time(NULL), value, p->commit, 0, exp))
+		goto fail;
+	pid = sqlite3_last_insert_rowid(db);
+	db_int(db, 0, "UPDATE track_points SET point_id = ? WHERE id = ?", 2, pid, p->id);
+	db_int(db, 0, "UPDATE tracks SET series_id = ? WHERE id = ?", 2, sid, p->track_id);
+	if (db_commit(db))
+		goto fail;
+	return sid;
+fail:
+	db_rollback(db);
+	return -1;
+}
+
+/* Commit labels of the series' points before and at @point_id. */
+static int cp_commits(sqlite3 *db, int64_t sid, int64_t point_id, char *good,
+		      char *bad)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, coalesce(label, '') FROM"
+				      " series_points WHERE series_id = ? ORDER BY t, id");
+	char prev[41] = "";
+	int found = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, sid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_int64(st, 0) == point_id) {
+			snprintf(good, 41, "%s", prev);
+			col(bad, 41, st, 1);
+			found = gitmirror_is_sha(good) && gitmirror_is_sha(bad);
+			break;
+		}
+		col(prev, sizeof(prev), st, 1);
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* 1 when @good is @bad's first parent (nothing to bisect). */
+static int adjacent(const struct base_ref *b, const char *good, const char *bad)
+{
+	char parent[41];
+
+	return !gitmirror_parent(b->mirror, bad, parent) && !strcmp(parent, good);
+}
+
+/* Bisect every confirmed change point of the track that has none yet. */
+static void bisect_change_points(sqlite3 *db, int64_t track_id, int64_t sid)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT cp.id, cp.point_id, t.base_id,"
+				      " t.label, t.host_label, t.backend, t.bench, t.runs"
+				      " FROM change_points cp, tracks t WHERE"
+				      " cp.series_id = ?1 AND t.id = ?2 AND"
+				      " cp.state = 'confirmed' AND NOT EXISTS"
+				      " (SELECT 1 FROM bisections WHERE change_point_id = cp.id)"
+				      " ORDER BY cp.id LIMIT 8");
+	char good[41], bad[41], err[512], label[96], host[65], be[65];
+	struct base_ref b;
+	char *bench;
+	int64_t id;
+
+	if (!st)
+		return;
+	sqlite3_bind_int64(st, 1, sid);
+	sqlite3_bind_int64(st, 2, track_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t cp = sqlite3_column_int64(st, 0);
+
+		if (cp_commits(db, sid, sqlite3_column_int64(st, 1), good, bad) != 1 ||
+		    bases_by_id(db, sqlite3_column_int64(st, 2), &b) ||
+		    adjacent(&b, good, bad))
+			continue;
+		snprintf(label, sizeof(label), "track %s", sqlite3_column_text(st, 3));
+		col(host, sizeof(host), st, 4);
+		col(be, sizeof(be), st, 5);
+		bench = strdup((const char *)sqlite3_column_text(st, 6));
+		struct bisect_spec s = {
+			.base = b.name, .good = good, .bad = bad, .label = label,
+			.host_label = host[0] ? host : NULL,
+			.backend = be[0] ? be : NULL, .bench_json = bench,
+			/* A verdict needs 5 runs a side at least (exact MWU). */
+			.runs = sqlite3_column_int(st, 7) > 5 ? sqlite3_column_int(st, 7) : 5,
+			.track_id = track_id,
+			.change_point_id = cp,
+		};
+		err[0] = '\0';
+		if (bench && bisect_run_start(db, &s, &id, err, sizeof(err)) != 201)
+			fprintf(stderr, "perflabd: bisection of change point %lld: %s\n",
+				(long long)cp, err);
+		free(bench);
+	}
+	sqlite3_finalize(st);
+}
+
+static void track_point_done(sqlite3 *db, int64_t exp)
+{
+	struct tpoint p;
+	struct cp_opts o;
+	const char *metric;
+	double value;
+	int64_t sid;
+
+	if (tpoint_of(db, exp, &p) != 1 || point_value(db, exp, &value, &metric))
+		return;
+	sid = add_point(db, &p, exp, value, metric);
+	if (sid < 0) {
+		fprintf(stderr, "perflabd: track point of experiment %lld failed\n",
+			(long long)exp);
+		return;
+	}
+	cp_opts_default(&o);
+	o.min_size = p.min_size > 0 ? p.min_size : 3;
+	o.max_p = p.max_p > 0 ? p.max_p : 0.05;
+	if (series_detect_opts(db, sid, &o, time(NULL)) < 0)
+		fprintf(stderr, "perflabd: change points of track %s failed\n", p.label);
+	bisect_change_points(db, p.track_id, sid);
+}
+
+void tracks_experiment_settled(sqlite3 *db, int64_t exp)
+{
+	track_point_done(db, exp);
+	if (bisect_run_experiment_done(db, exp) < 0)
+		fprintf(stderr, "perflabd: bisection step of experiment %lld failed\n",
+			(long long)exp);
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static json_t *query_json(sqlite3 *db, const char *sql, int64_t id, int many)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	json_t *r = many ? json_array() : NULL;
+
+	if (!st)
+		return r;
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		json_t *o = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
+
+		if (!many) {
+			r = o;
+			break;
+		}
+		if (o)
+			json_array_append_new(r, o);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+#define TRACK_JSON \
+	"json_object('id', t.id, 'base', b.name, 'ref', t.ref, 'label', t.label," \
+	" 'host_label', t.host_label, 'backend', t.backend, 'runs', t.runs," \
+	" 'every', CASE WHEN t.every_seconds > 0 THEN json_object('seconds'," \
+	" t.every_seconds) ELSE json_object('commits', t.every_commits) END," \
+	" 'bench', json(t.bench), 'head', t.head, 'last_commit', t.last_commit," \
+	" 'polled_at', t.polled_at, 'poll_error', t.poll_error, 'series', " \
+	" (SELECT name FROM series WHERE id = t.series_id), 'series_id', t.series_id," \
+	" 'detect', json_object('min_size', t.cp_min_size, 'max_p', t.cp_max_p)," \
+	" 'created_at', t.created_at)"
+
+/* Change points with their index among the points and their commits. */
+static json_t *change_points(sqlite3 *db, int64_t sid, json_t *points)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, point_id, delta_pct, state"
+				      " FROM change_points WHERE series_id = ? AND"
+				      " state != 'retracted' ORDER BY t, id");
+	json_t *a = json_array(), *p = NULL;
+	size_t i;
+
+	if (!st)
+		return a;
+	sqlite3_bind_int64(st, 1, sid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t pid = sqlite3_column_int64(st, 1);
+		const char *state = (const char *)sqlite3_column_text(st, 3);
+
+		json_array_foreach(points, i, p)
+			if (json_integer_value(json_object_get(p, "point_id")) == pid)
+				break;
+		if (i == json_array_size(points) || i == 0)
+			continue;
+		json_array_append_new(a, json_pack("{s:I,s:I,s:O,s:O,s:o,s:b,s:s}",
+			"id", (json_int_t)sqlite3_column_int64(st, 0), "index",
+			(json_int_t)i, "good", json_object_get(json_array_get(points,
+			i - 1), "commit"), "bad", json_object_get(p, "commit"),
+			"delta_pct", sqlite3_column_type(st, 2) == SQLITE_NULL ?
+			json_null() : json_real(sqlite3_column_double(st, 2)),
+			"confirmed", !strcmp(state, "confirmed"), "state", state));
+	}
+	sqlite3_finalize(st);
+	return a;
+}
+
+json_t *tracks_json(sqlite3 *db, int64_t id)
+{
+	json_t *o = query_json(db, "SELECT " TRACK_JSON " FROM tracks t JOIN bases b"
+			       " ON b.id = t.base_id WHERE t.id = ?", id, 0), *pts;
+
+	if (!o)
+		return NULL;
+	/* Points in the series' order; measured points first come unmeasured
+	 * ones (queued, running, failed) in the order they were queued. */
+	pts = query_json(db, "SELECT json_object('commit', tp.commit_sha, 'subject',"
+			 " tp.subject, 'author', tp.author, 't', coalesce(sp.t,"
+			 " tp.committed_at), 'value', sp.value, 'experiment_id',"
+			 " tp.experiment_id, 'state', e.state, 'point_id', tp.point_id)"
+			 " FROM track_points tp LEFT JOIN series_points sp ON"
+			 " sp.id = tp.point_id LEFT JOIN experiments e ON"
+			 " e.id = tp.experiment_id WHERE tp.track_id = ?"
+			 " ORDER BY tp.point_id IS NULL, sp.t, sp.id, tp.id", id, 1);
+	json_object_set_new(o, "change_points", change_points(db,
+		json_integer_value(json_object_get(o, "series_id")), pts));
+	json_object_set_new(o, "points", pts);
+	json_object_set_new(o, "bisections", query_json(db, "SELECT json_object("
+		"'id', id, 'state', state, 'culprit', culprit, 'good', good, 'bad', bad)"
+		" FROM bisections WHERE track_id = ? ORDER BY id", id, 1));
+	return o;
+}
+
+json_t *tracks_list_json(sqlite3 *db)
+{
+	return query_json(db, "SELECT " TRACK_JSON " FROM tracks t JOIN bases b"
+			  " ON b.id = t.base_id WHERE ?1 = ?1 ORDER BY t.id", 0, 1);
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tracks: creation and polling (new commits become experiments); see
+ * tracks.h. Points, detection and JSON are in track_points.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/lab/bases.h"
+#include "daemon/lab/gitmirror.h"
+#include "daemon/lab/planner.h"
+#include "daemon/lab/tracks.h"
+#include "daemon/store/db.h"
+
+/* At most this many commits are queued by one poll (the newest ones). */
+#define TRACK_MAX_QUEUE 200
+
+struct track {
+	int64_t id;
+	char label[65], ref[257], host_label[65], backend[65];
+	char last[41];
+	char *bench;
+	int runs, every_commits, every_seconds;
+	int64_t next_run_at;
+	struct base_ref base;
+};
+
+static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(dst, len, "%s", t ? (const char *)t : "");
+}
+
+static int track_load(sqlite3 *db, int64_t id, struct track *t)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT label, ref, coalesce(host_label, ''),"
+				      " coalesce(backend, ''), coalesce(last_commit, ''),"
+				      " bench, runs, every_commits, every_seconds,"
+				      " coalesce(next_run_at, 0), base_id FROM tracks"
+				      " WHERE id = ?");
+	int64_t base = 0;
+	int rc = 404;
+
+	memset(t, 0, sizeof(*t));
+	t->id = id;
+	if (!st)
+		return 500;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		col(t->label, sizeof(t->label), st, 0);
+		col(t->ref, sizeof(t->ref), st, 1);
+		col(t->host_label, sizeof(t->host_label), st, 2);
+		col(t->backend, sizeof(t->backend), st, 3);
+		col(t->last, sizeof(t->last), st, 4);
+		t->bench = strdup((const char *)sqlite3_column_text(st, 5));
+		t->runs = sqlite3_column_int(st, 6);
+		t->every_commits = sqlite3_column_int(st, 7);
+		t->every_seconds = sqlite3_column_int(st, 8);
+		t->next_run_at = sqlite3_column_int64(st, 9);
+		base = sqlite3_column_int64(st, 10);
+		rc = t->bench ? 0 : 500;
+	}
+	sqlite3_finalize(st);
+	if (!rc)
+		rc = bases_by_id(db, base, &t->base);
+	return rc;
+}
+
+/* The commits to queue out of the new ones @c[0..n) (oldest first). */
+static size_t choose(const struct track *t, char (*c)[41], size_t n,
+		     char (*out)[41])
+{
+	size_t k = 0, i;
+
+	if (t->every_seconds > 0 || !t->last[0]) {
+		/* A schedule, or a new track: the newest head only. */
+		memcpy(out[0], c[n - 1], 41);
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		if ((i + 1) % (size_t)(t->every_commits > 0 ? t->every_commits : 1) == 0)
+			memcpy(out[k++], c[i], 41);
+	if (k > TRACK_MAX_QUEUE) {
+		memmove(out, out + k - TRACK_MAX_QUEUE, TRACK_MAX_QUEUE * sizeof(*out));
+		k = TRACK_MAX_QUEUE;
+	}
+	return k;
+}
+
+/* One experiment at @sha and its track point; inside a transaction. */
+static int queue_commit(sqlite3 *db, const struct track *t, const char *sha)
+{
+	struct variant_spec v = { .name = "commit", .is_control = true };
+	struct experiment_spec e = {
+		.kind = "explicit", .base_id = t->base.id, .base_commit = sha,
+		.label = t->host_label[0] ? t->host_label : NULL,
+		.backend = t->backend[0] ? t->backend : NULL,
+		.bench_json = t->bench, .runs = t->runs, .max_runs = t->runs,
+		.variants = &v, .nvariants = 1,
+	};
+	struct gitmirror_commit c;
+	char title[256], err[256];
+	sqlite3_stmt *st;
+	int64_t exp;
+	int ok;
+
+	/* Measured already (the ref went back and forth): no second point. */
+	st = db_prepare(db, "SELECT 1 FROM track_points WHERE track_id = ? AND"
+			" commit_sha = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_text(st, 2, sha, -1, SQLITE_STATIC);
+	ok = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (ok)
+		return 0;
+	if (gitmirror_commit_info(t->base.mirror, sha, &c))
+		memset(&c, 0, sizeof(c));
+	snprintf(title, sizeof(title), "track %s: %.12s %.120s", t->label, sha,
+		 c.subject);
+	e.title = title;
+	exp = planner_create(db, &e, err, sizeof(err));
+	if (exp < 0)
+		return -1;
+	st = db_prepare(db, "INSERT INTO track_points (track_id, commit_sha, subject,"
+			" author, committed_at, experiment_id, created_at)"
+			" VALUES (?,?,?,?,?,?,?)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_text(st, 2, sha, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, c.subject, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, c.author, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, c.time ? c.time : (int64_t)time(NULL));
+	sqlite3_bind_int64(st, 6, exp);
+	sqlite3_bind_int64(st, 7, (int64_t)time(NULL));
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+static int note_poll(sqlite3 *db, const struct track *t, const char *head,
+		     const char *last, const char *error, time_t now)
+{
+	sqlite3_stmt *st = db_prepare(db, "UPDATE tracks SET polled_at = ?,"
+				      " head = coalesce(NULLIF(?, ''), head),"
+				      " last_commit = coalesce(NULLIF(?, ''), last_commit),"
+				      " poll_error = ?, next_run_at = CASE WHEN"
+				      " every_seconds > 0 AND NULLIF(?, '') IS NOT NULL"
+				      " THEN ? + every_seconds ELSE next_run_at END"
+				      " WHERE id = ?");
+	int ok;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)now);
+	sqlite3_bind_text(st, 2, head ? head : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, last ? last : "", -1, SQLITE_STATIC);
+	if (error)
+		sqlite3_bind_text(st, 4, error, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, last ? last : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, (int64_t)now);
+	sqlite3_bind_int64(st, 7, t->id);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+/* The new first-parent commits up to @head (a force push: just @head). */
+static int new_commits(const struct track *t, const char *head,
+		       char (**c)[41], size_t *n)
+{
+	char err[256];
+	int rc;
+
+	*c = NULL;
+	*n = 0;
+	if (!strcmp(t->last, head))
+		return 0;
+	if (t->last[0]) {
+		rc = gitmirror_first_parent(t->base.mirror, t->last, head, c, n,
+					    err, sizeof(err));
+		if (rc == 0)
+			return 0;
+		if (rc != -1)
+			return -1;
+	}
+	*c = malloc(sizeof(**c));
+	if (!*c)
+		return -1;
+	memcpy((*c)[0], head, 41);
+	*n = 1;
+	return 0;
+}
+
+static int queue_new(sqlite3 *db, struct track *t, const char *head,
+		     time_t now, int *queued)
+{
+	char (*c)[41] = NULL, (*pick)[41] = NULL;
+	size_t n = 0, k = 0, i;
+	int ret = 500;
+
+	*queued = 0;
+	if (t->every_seconds > 0 && now < t->next_run_at)
+		return note_poll(db, t, head, NULL, NULL, now) ? 500 : 0;
+	if (new_commits(t, head, &c, &n))
+		goto out;
+	pick = calloc(n ? n : 1, sizeof(*pick));
+	if (!pick)
+		goto out;
+	k = n ? choose(t, c, n, pick) : 0;
+	if (db_begin(db))
+		goto out;
+	for (i = 0; i < k; i++)
+		if (queue_commit(db, t, pick[i]))
+			break;
+	if (i < k || note_poll(db, t, head, k ? pick[k - 1] : NULL, NULL, now) ||
+	    db_commit(db)) {
+		db_rollback(db);
+		goto out;
+	}
+	*queued = (int)k;
+	ret = 0;
+out:
+	free(c);
+	free(pick);
+	return ret;
+}
+
+int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
+		size_t len)
+{
+	struct track t;
+	char head[41];
+	int rc;
+
+	*queued = 0;
+	rc = track_load(db, id, &t);
+	if (rc) {
+		free(t.bench);
+		return rc == 404 ? (snprintf(err, len, "no such track"), 404) : 500;
+	}
+	rc = bases_fetch(&t.base, err, len);
+	if (!rc && gitmirror_resolve(t.base.mirror, t.ref, head, err, len))
+		rc = 502;
+	if (rc) {
+		note_poll(db, &t, NULL, NULL, err, now);
+		free(t.bench);
+		return rc;
+	}
+	rc = queue_new(db, &t, head, now, queued);
+	if (rc)
+		snprintf(err, len, "cannot queue the track's commits: %s",
+			 sqlite3_errmsg(db));
+	free(t.bench);
+	return rc;
+}
+
+int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
+		     time_t now, int *tracks, int *queued, char *err,
+		     size_t len)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT t.id FROM tracks t JOIN bases b"
+				      " ON b.id = t.base_id WHERE b.name = ? AND"
+				      " (?2 IS NULL OR t.ref = ?2 OR 'refs/heads/' ||"
+				      " t.ref = ?2) AND t.enabled ORDER BY t.id");
+	int64_t ids[64];
+	int n = 0, q, rc = 0;
+
+	*tracks = *queued = 0;
+	if (!st)
+		return 500;
+	sqlite3_bind_text(st, 1, base, -1, SQLITE_STATIC);
+	if (ref)
+		sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
+	while (n < 64 && sqlite3_step(st) == SQLITE_ROW)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (!n)
+		return snprintf(err, len, "no track of base '%.64s'%s%.200s", base,
+				ref ? " and ref " : "", ref ? ref : ""), 404;
+	for (int i = 0; i < n && !rc; i++) {
+		rc = tracks_poll(db, ids[i], now, &q, err, len);
+		*queued += q;
+		(*tracks)++;
+	}
+	return rc;
+}
+
+int tracks_poll_due(sqlite3 *db, int interval, time_t now)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM tracks WHERE enabled AND"
+				      " (polled_at IS NULL OR polled_at + ?1 <= ?2 OR"
+				      " (every_seconds > 0 AND next_run_at <= ?2))"
+				      " ORDER BY id LIMIT 64");
+	int64_t ids[64];
+	int n = 0, total = 0, q;
+	char err[512];
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int(st, 1, interval);
+	sqlite3_bind_int64(st, 2, (int64_t)now);
+	while (n < 64 && sqlite3_step(st) == SQLITE_ROW)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++)
+		if (!tracks_poll(db, ids[i], now, &q, err, sizeof(err)))
+			total += q;
+	return total;
+}
+
+static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
+			const char *ref, int64_t *id)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO tracks (label, base_id, ref,"
+				      " host_label, backend, bench, runs, every_commits,"
+				      " every_seconds, cp_min_size, cp_max_p, created_by,"
+				      " created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,"
+				      " NULLIF(?, 0),?)");
+	int rc;
+
+	if (!st)
+		return 500;
+	sqlite3_bind_text(st, 1, s->label, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, base);
+	sqlite3_bind_text(st, 3, ref, -1, SQLITE_STATIC);
+	if (s->host_label)
+		sqlite3_bind_text(st, 4, s->host_label, -1, SQLITE_STATIC);
+	if (s->backend)
+		sqlite3_bind_text(st, 5, s->backend, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, s->bench_json, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, s->runs);
+	sqlite3_bind_int(st, 8, s->every_commits);
+	sqlite3_bind_int(st, 9, s->every_seconds);
+	sqlite3_bind_int(st, 10, s->min_size > 0 ? s->min_size : 3);
+	sqlite3_bind_double(st, 11, s->max_p > 0 ? s->max_p : 0.05);
+	sqlite3_bind_int64(st, 12, s->key_id);
+	sqlite3_bind_int64(st, 13, (int64_t)time(NULL));
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	*id = sqlite3_last_insert_rowid(db);
+	if (rc == SQLITE_DONE)
+		return 0;
+	return sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE ? 409 : 500;
+}
+
+int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
+		  char *err, size_t len)
+{
+	struct base_ref b;
+	const char *ref;
+	char head[41];
+	int rc, q;
+
+	rc = bases_lookup(db, s->base, &b, err, len);
+	if (rc)
+		return rc == 502 ? 422 : rc;
+	if (!b.git)
+		return snprintf(err, len, "base '%s' is not a git base", s->base), 422;
+	ref = s->ref ? s->ref : b.ref;
+	if (gitmirror_check_ref(ref))
+		return snprintf(err, len, "'ref' is not a usable git ref name"), 400;
+	if (gitmirror_resolve(b.mirror, ref, head, err, len))
+		return 422;
+	rc = insert_track(db, s, b.id, ref, id);
+	if (rc == 409)
+		snprintf(err, len, "a track labelled '%s' exists", s->label);
+	if (rc)
+		return rc;
+	rc = tracks_poll(db, *id, time(NULL), &q, err, len);
+	return rc ? rc : 201;
+}

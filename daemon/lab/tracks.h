@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tracks: a ref of a git base measured commit by commit. Each poll (timer,
+ * POST /api/v1/tracks/{id}/poll, or the push hook) fetches the base's
+ * mirror and queues the new first-parent commits of the ref: every commit,
+ * every Nth, or on a schedule only the newest head. Each becomes an
+ * experiment of one variant "commit" at that commit with the track's runs;
+ * when it is analysed, the median run value becomes a point of series
+ * "track:<label>" labelled with the commit, change points are detected
+ * over the series (changepoint.h, with the track's segment size and p),
+ * and each confirmed change point whose good and bad commits are more
+ * than one first-parent commit apart starts a bisection (bisect_run.h).
+ */
+#ifndef PERFLAB_TRACKS_H
+#define PERFLAB_TRACKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <jansson.h>
+#include <sqlite3.h>
+
+struct track_spec {
+	const char *label;	/* series "track:<label>"; unique */
+	const char *base;	/* git base name */
+	const char *ref;	/* NULL: the base's ref */
+	const char *host_label;	/* NULL: any host */
+	const char *backend;	/* NULL: any backend */
+	const char *bench_json;	/* canonical bench parameters */
+	int runs;
+	int every_commits;	/* 1: every commit; N: every Nth; 0: schedule */
+	int every_seconds;	/* schedule: the newest head at most this often */
+	int min_size;		/* change-point segment size (default 3) */
+	double max_p;		/* change-point p (default 0.05) */
+	int64_t key_id;
+};
+
+/*
+ * Create a track and poll it once (its head is the first point). 201 with
+ * *@id, or 400/409/422/502/500 with a message in @err.
+ */
+int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
+		  char *err, size_t len);
+
+/*
+ * Fetch and queue the new commits of track @id. 0 with *@queued, or 404,
+ * 502 (git failed; also recorded as the track's poll_error), 500.
+ */
+int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
+		size_t len);
+
+/* The push hook: poll every track of base @base (name) and @ref (NULL:
+ * any). 0 with *@tracks and *@queued, 404 (no such track), 502, 500. */
+int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
+		     time_t now, int *tracks, int *queued, char *err,
+		     size_t len);
+
+/* The timer: poll tracks not polled for @interval seconds (and schedule
+ * tracks that are due). Returns the number of experiments queued. */
+int tracks_poll_due(sqlite3 *db, int interval, time_t now);
+
+/* GET /api/v1/tracks/{id} (docs/contracts.md), or NULL. */
+json_t *tracks_json(sqlite3 *db, int64_t id);
+/* Every track without points, oldest first. */
+json_t *tracks_list_json(sqlite3 *db);
+
+/*
+ * Experiment @exp is analysed with its final verdicts (called at the end
+ * of its analysis): a track point gets its value and detection runs; a
+ * bisection step advances its bisection. The one place the lab continues
+ * git work after an analysis; a no-op for other experiments. (Failed
+ * experiments have no analysis: bisect_run_sweep() takes their steps.)
+ */
+void tracks_experiment_settled(sqlite3 *db, int64_t exp);
+
+#endif
