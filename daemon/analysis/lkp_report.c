@@ -49,7 +49,7 @@ static void wrap(FILE *f, const char *indent, const char *text)
 	while (*p) {
 		size_t w = 0;
 
-		while (*p == ' ' || (unsigned char)*p < 0x20 || *p == 0x7f)
+		while (*p && (*p == ' ' || (unsigned char)*p < 0x20 || *p == 0x7f))
 			p++;
 		if (!*p)
 			break;
@@ -104,7 +104,7 @@ static void header(FILE *f, const struct lkp_report *r)
 		fputc('\n', f);
 	}
 	snprintf(line, sizeof(line), "in testcase: perflab %s on %s",
-		 str(r->label), str(r->backend));
+		 str(r->label), r->backend && *r->backend ? r->backend : "any backend");
 	wrap(f, "", line);
 	fputs("with following parameters:\n\n", f);
 	for (size_t i = 0; i < r->nr_params; i++) {
@@ -128,8 +128,8 @@ static void numbers(FILE *f, const struct lkp_report *r)
 	fputs("\nDetails are as below:\n"
 	      "------------------------------------------------------------"
 	      "------------------>\n\n", f);
-	fprintf(f, "commit:\n  %.*s (first parent, good)\n  %.*s (culprit)\n\n",
-		SHORT_SHA, str(r->parent), SHORT_SHA, str(r->commit));
+	fprintf(f, "commit:\n  %.*s (good)\n  %.*s (culprit)\n\n",
+		SHORT_SHA, str(r->good), SHORT_SHA, str(r->commit));
 	fprintf(f, "%s %s: %s, %d runs a side, interleaved\n", str(r->metric),
 		"delta", pct(d, sizeof(d), r->delta_pct, 1), r->runs);
 	fprintf(f, "95%% CI: [%s, %s]\n", pct(lo, sizeof(lo), r->ci_lo, 1),
@@ -192,7 +192,7 @@ static void perf_diff(FILE *f, const struct lkp_report *r)
 		dso_w = len > dso_w ? len : dso_w;
 	}
 	fprintf(f, "\n# Exact perf diff, instructions per IO:"
-		" %.*s vs %.*s\n#\n", SHORT_SHA, str(r->parent), SHORT_SHA,
+		" %.*s vs %.*s\n#\n", SHORT_SHA, str(r->good), SHORT_SHA,
 		str(r->commit));
 	fprintf(f, "# %10s  %10s  %10s  %7s  %-*s  %s\n", "Baseline", "New",
 		"Delta", "Share", dso_w, "Shared Object", "Symbol");

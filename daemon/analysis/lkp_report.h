@@ -51,8 +51,8 @@ struct lkp_report {
 	const char *direction;	/* "regression" or "improvement" */
 	/* the culprit */
 	const char *commit, *subject, *author, *email;
-	const char *parent;	/* its first parent (the good side of its step) */
-	/* what was bisected */
+	const char *parent;	/* its first parent, for reproducing it */
+	/* what was bisected; the culprit's experiment is good vs culprit */
 	const char *base, *url, *ref, *good, *bad;
 	const char *label, *backend;
 	double step_pct;	/* the change point's delta */

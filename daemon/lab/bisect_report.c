@@ -11,11 +11,21 @@
 #include "daemon/analysis/lkp_report.h"
 #include "daemon/analysis/mail_out.h"
 #include "daemon/lab/bisect_report.h"
+#include "daemon/lab/bisect_run.h"
 #include "daemon/lab/exact_load.h"
+#include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
 
 #define TOP_ROWS 10
 #define MAX_PARAMS 32
+#define PATCH_ID_TIMEOUT_S 30
+
+static const char *lab_url;
+
+void bisect_report_set_url(const char *url)
+{
+	lab_url = url;
+}
 
 /* Everything the lkp_report struct points into. */
 struct src {
@@ -81,7 +91,8 @@ static void load_steps(struct src *s, json_t *steps)
 static void load_experiment(sqlite3 *db, struct src *s, int64_t exp)
 {
 	sqlite3_stmt *st = db_prepare(db,
-		"SELECT e.bench, e.backend, e.label, e.runs, b.tree, b.ref"
+		"SELECT e.bench, e.backend, e.label, e.runs, COALESCE(b.url, b.tree),"
+		" b.ref"
 		" FROM experiments e JOIN bases b ON b.id = e.base_id WHERE e.id = ?");
 	const char *k;
 	json_t *v;
@@ -366,4 +377,41 @@ out:
 	free(list);
 	json_decref(rep);
 	return msg;
+}
+
+/* `git patch-id --stable` of a stored patch's text, with the git runner
+ * of the daemon's mirrors (fixed argv, clean environment, timeout). */
+static int stored_patch_id(void *arg, const char *text, size_t len,
+			   char out[41])
+{
+	static const char *const argv[] = { "git", "patch-id", "--stable", NULL };
+	char *o = NULL, err[128];
+	int rc;
+
+	(void)arg;
+	rc = gitmirror_run(argv, text, len, &o, 4096, PATCH_ID_TIMEOUT_S, err,
+			   sizeof(err));
+	if (rc == 0 && o && strlen(o) >= 40) {
+		memcpy(out, o, 40);
+		out[40] = '\0';
+	} else {
+		out[0] = '\0';
+	}
+	free(o);
+	return gitmirror_is_sha(out) ? 0 : -1;
+}
+
+int64_t bisect_notify_culprit(sqlite3 *db, int64_t bisection_id)
+{
+	struct bisect_report_opts o = {
+		.lab_url = lab_url, .email = 1, .patch_id = stored_patch_id,
+	};
+	json_t *b = bisect_run_json(db, bisection_id);
+	int64_t id;
+
+	if (!b)
+		return -1;
+	id = bisect_report_raise(db, b, &o, time(NULL));
+	json_decref(b);
+	return id;
 }

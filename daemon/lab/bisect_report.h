@@ -5,6 +5,10 @@
  * exact perf diff, mailed to the commit's author and the configured list,
  * and a webhook event with the bisection JSON (alerts.c delivers both).
  *
+ * bisect_notify_culprit() (bisect_run.h) is the daemon's entry: it reads
+ * the bisection and raises the report with `git patch-id --stable` run by
+ * the mirrors' git runner (gitmirror_run).
+ *
  * Threading: when the culprit's `git patch-id --stable` equals that of a
  * stored patch (patches.raw), the mail carries In-Reply-To and References
  * with the patch's Message-ID, so it lands in the patch's thread.
@@ -54,6 +58,9 @@ int64_t bisect_report_raise(sqlite3 *db, json_t *bisection,
 /* The mail of a bisection alert's stored @report (malloc'd) or NULL. */
 char *bisect_report_mail(const char *report, int64_t alert_id,
 			 const struct alerts_smtp *smtp);
+
+/* The lab's public URL for links in reports (perflabd --public-url). */
+void bisect_report_set_url(const char *url);
 
 /* SMTP recipients of that mail: the author when the address is usable,
  * then the configured list; comma-separated (malloc'd). */

@@ -184,6 +184,19 @@ int main(void)
 		fputs(t, stdout);
 	free(t);
 
+	/* text ending in spaces or empty values: nothing after the end is read */
+	{
+		static const struct lkp_kv odd[] = { { "submit_batch", "32" }, { "target", "" } };
+
+		r.params = odd;
+		r.nr_params = 2;
+		r.backend = NULL;
+		t = lkp_report_text(&r);
+		CHECK(t && strstr(t, "        target:\n"), "%s", t ? t : "");
+		CHECK(t && strstr(t, " on any backend\n"));
+		free(t);
+	}
+
 	/* a word longer than a line is broken, not overflowing */
 	r.subject = long_word;
 	r.nr_steps = 0;
