@@ -43,6 +43,10 @@ stop_all() {
 		[ -f "$TMP/$f" ] && cp "$TMP/$f" "$TOP/build/test-logs/bisect-$f"
 	done
 	rm -rf "$SCRATCH"
+	# the runner's clone and work tree of this repository (one per URL);
+	# images stay cached: commits are the same on every run (fixed dates)
+	h=$(printf '%s' "$REPO" | sha256sum | cut -c1-64)
+	rm -rf "${KCACHE:?}/git/$h".*
 	cleanup
 }
 trap stop_all EXIT
@@ -66,6 +70,8 @@ for p in 0004-block-perflab_canary-calibration-parameter 0007-block-perflab_cana
 	patch -s -p1 -d "$REPO" <"$TOP/kernel-patches/$p.patch" || fail "patch $p"
 done
 G init -q -b master || fail "git init"
+G config pack.window 0	# deltas of a whole tree cost minutes; not needed here
+G config gc.auto 0
 commit "Linux Base <base@lab.test>" "Linux 6.1 with the perflab canary (off)"
 C0=$(G rev-parse HEAD)
 step "initial commit $C0"
