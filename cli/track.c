@@ -227,13 +227,23 @@ static void render_track_row(json_t *t)
 {
 	char runs[16];
 
-	printf("%5lld  %-16s  %-12s  %-10s  %-12s  %4s  %6zu  %3zu  %3zu\n",
+	char n[3][24];
+	static const char *const keys[] = { "points", "change_points", "bisections" };
+
+	/* the list may leave the arrays out: "-", not 0 */
+	for (int i = 0; i < 3; i++) {
+		json_t *a = json_object_get(t, keys[i]);
+
+		if (json_is_array(a))
+			snprintf(n[i], sizeof(n[i]), "%zu", json_array_size(a));
+		else
+			snprintf(n[i], sizeof(n[i]), "-");
+	}
+	printf("%5lld  %-16s  %-12s  %-10s  %-12s  %4s  %6s  %3s  %3s\n",
 	       (long long)json_integer_value(json_object_get(t, "id")),
 	       sstr(t, "label"), sstr(t, "base"), sstr(t, "ref"),
 	       sstr(t, "backend"), numf(runs, sizeof(runs), t, "runs", "%.0f"),
-	       json_array_size(json_object_get(t, "points")),
-	       json_array_size(json_object_get(t, "change_points")),
-	       json_array_size(json_object_get(t, "bisections")));
+	       n[0], n[1], n[2]);
 }
 
 static void render_track(json_t *t)
@@ -247,6 +257,8 @@ static void render_track(json_t *t)
 	       sstr(t, "label"), sstr(t, "base"), sstr(t, "ref"),
 	       sstr(t, "backend"), numf(v, sizeof(v), t, "runs", "%.0f"),
 	       sstr(t, "head"));
+	if (json_is_string(json_object_get(t, "poll_error")))
+		printf("last poll failed: %s\n", sstr(t, "poll_error"));
 	list = json_object_get(t, "points");
 	printf("\n%-12s  %14s  %-9s  %10s  %s\n", "commit", "iops", "state",
 	       "experiment", "subject (author)");
@@ -368,8 +380,11 @@ static void render_bisection(json_t *b)
 	       "mark", "subject");
 	json_array_foreach(json_object_get(b, "steps"), i, s)
 		render_step(i, s);
+	if (json_is_string(json_object_get(b, "failure_reason")))
+		printf("\nfailed: %s\n", sstr(b, "failure_reason"));
 	if (!json_is_object(cul)) {
-		printf("\nculprit: none yet\n");
+		printf("\nculprit: %s\n", json_is_array(json_object_get(b, "skipped")) ?
+		       "none: every commit in between was skipped" : "none yet");
 		return;
 	}
 	printf("\nculprit: %s (\"%s\")\n  author %s <%s>\n"

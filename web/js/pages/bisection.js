@@ -36,6 +36,7 @@ export async function render(ctx) {
 			' · bad ', h('span', { class: 'mono' }, short(b.bad)), ' · step ', fmt.spct(num(b.step_pct)),
 			num(b.track_id) !== null ? [' · ', h('a', { href: link('/tracks/' + b.track_id) }, 'track #' + b.track_id)] : null));
 
+	if (b.failure_reason) root.appendChild(h('p', { class: 'error', id: 'bisection-failure' }, 'The bisection failed: ' + String(b.failure_reason)));
 	const cul = h('div', { class: 'panel', id: 'culprit' });
 	root.appendChild(cul);
 	if (!c) {

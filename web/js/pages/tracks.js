@@ -16,6 +16,8 @@ export function normTrack(t) {
 		label: String(t.label ?? ''), backend: String(t.backend ?? ''),
 		runs: num(t.runs), head: String(t.head ?? ''),
 		every: every.seconds ? 'every ' + every.seconds + ' s' : every.commits > 1 ? 'every ' + every.commits + ' commits' : 'every commit',
+		listed: Array.isArray(t.points),
+		pollError: t.poll_error ? String(t.poll_error) : '',
 		points: arr(t.points).map((p) => ({
 			commit: String(p.commit ?? ''), subject: String(p.subject ?? ''), author: String(p.author ?? ''),
 			t: num(p.t), value: num(p.value), exp: num(p.experiment_id), state: String(p.state ?? ''),
@@ -51,8 +53,8 @@ export async function render(ctx) {
 			h('td', { class: 'num' }, t.runs === null ? '–' : String(t.runs)),
 			h('td', null, t.every),
 			h('td', { class: 'mono' }, short(t.head)),
-			h('td', { class: 'num' }, String(t.points.length)),
-			h('td', { class: 'num' }, String(t.changePoints.length)),
+			h('td', { class: 'num' }, t.listed ? String(t.points.length) : '–'),
+			h('td', { class: 'num' }, t.listed ? String(t.changePoints.length) : '–'),
 			h('td', null, t.bisections.map((b) => h('a', { href: link('/bisections/' + b.id), class: 'bisection-link' }, '#' + b.id + ' ' + b.state + ' '))))))));
 }
 
@@ -66,7 +68,8 @@ async function renderOne(ctx, id) {
 		h('h1', null, 'Track ', String(t.id), ': ', t.label),
 		h('p', { class: 'muted', id: 'track-head' },
 			t.base + ' ' + t.ref + ' on ' + t.backend + ' · ' + (t.runs ?? '–') + ' runs a commit · ' + t.every +
-			' · head ', h('span', { class: 'mono' }, short(t.head)), ' · ', h('a', { href: link('/tracks') }, 'all tracks')));
+			' · head ', h('span', { class: 'mono' }, short(t.head)), ' · ', h('a', { href: link('/tracks') }, 'all tracks')),
+		t.pollError ? h('p', { class: 'error', id: 'track-poll-error' }, 'The last poll failed: ' + t.pollError) : null);
 	const measured = t.points.filter((p) => p.value !== null);
 	const panel = h('div', { class: 'panel' });
 	root.appendChild(panel);
