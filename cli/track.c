@@ -40,11 +40,25 @@ static const char *numf(char *buf, size_t n, json_t *o, const char *key,
 	return buf;
 }
 
+/*
+ * A string of the answer for the terminal: control characters (escape
+ * sequences in a commit subject) as '?'. Rotating buffers: up to 8 may be
+ * used in one printf.
+ */
 static const char *sstr(json_t *o, const char *key)
 {
+	static char buf[8][512];
+	static int next;
 	const char *s = json_string_value(json_object_get(o, key));
+	char *d = buf[next++ % 8];
+	size_t i;
 
-	return s ? s : "-";
+	if (!s)
+		return "-";
+	for (i = 0; s[i] && i < sizeof(buf[0]) - 1; i++)
+		d[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	d[i] = '\0';
+	return d;
 }
 
 /* A list answer may be the array itself or {"<name>": [...]}. */
