@@ -274,7 +274,7 @@ static void render_track(json_t *t)
 	if (json_is_string(json_object_get(t, "poll_error")))
 		printf("last poll failed: %s\n", sstr(t, "poll_error"));
 	list = json_object_get(t, "points");
-	printf("\n%-12s  %14s  %-9s  %10s  %s\n", "commit", "iops", "state",
+	printf("\n%-12s  %14s  %-9s  %10s  %s\n", "commit", "value", "state",
 	       "experiment", "subject (author)");
 	json_array_foreach(list, i, p)
 		printf("%-12.12s  %14s  %-9s  %10lld  %s (%s)\n",

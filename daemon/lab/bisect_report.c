@@ -36,7 +36,7 @@ struct src {
 	json_t *bench;
 	struct xload xl;
 	struct pdx_result *pd;
-	char *url, *ref, *backend, *label, *msgid;
+	char *url, *ref, *backend, *label, *msgid, *metric;
 	char nums[MAX_PARAMS][32];
 };
 
@@ -57,6 +57,21 @@ static char *col(sqlite3_stmt *st, int i)
 	const char *s = (const char *)sqlite3_column_text(st, i);
 
 	return s ? strdup(s) : NULL;
+}
+
+/* The first column of the first row of @sql with @id (malloc'd) or NULL. */
+static char *db_text(sqlite3 *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	char *r = NULL;
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		r = col(st, 0);
+	sqlite3_finalize(st);
+	return r;
 }
 
 static void load_steps(struct src *s, json_t *steps)
@@ -223,6 +238,7 @@ static void src_free(struct src *s)
 	free(s->backend);
 	free(s->label);
 	free(s->msgid);
+	free(s->metric);
 }
 
 static void fill(sqlite3 *db, struct src *s, json_t *b, json_t *c,
@@ -245,11 +261,18 @@ static void fill(sqlite3 *db, struct src *s, json_t *b, json_t *c,
 		.ci_hi = jnum(c, "ci_hi"), .mde_pct = jnum(c, "mde_pct"),
 		.verdict = jstr(c, "verdict"),
 	};
-	s->r.direction = s->r.delta_pct > 0 ? "improvement" : "regression";
+	/* the verdict says which way is worse (ns_per_io: up, iops: down) */
+	s->r.direction = jstr(c, "verdict") && !strcmp(jstr(c, "verdict"),
+						      "improvement") ?
+			 "improvement" : "regression";
 	load_steps(s, json_object_get(b, "steps"));
 	if (exp) {
 		load_experiment(db, s, exp);
 		load_perf_diff(db, s, exp);
+		s->metric = db_text(db, "SELECT metric FROM comparisons WHERE"
+				    " experiment_id = ? ORDER BY id DESC LIMIT 1", exp);
+		if (s->metric && !jstr(b, "metric"))
+			s->r.metric = s->metric;
 	}
 	s->r.url = jstr(b, "url") ? jstr(b, "url") : s->url;
 	s->r.ref = jstr(b, "ref") ? jstr(b, "ref") : s->ref;

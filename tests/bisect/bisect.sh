@@ -58,7 +58,9 @@ step() { printf '[%4ds] %s\n' $(($(date +%s) - T0)) "$*"; }
 export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_DATE='2026-12-01T12:00:00Z' GIT_COMMITTER_DATE='2026-12-01T12:00:00Z'
 G() { git -C "$REPO" -c user.name=perflab -c user.email=perflab@lab.test -c core.hooksPath=/dev/null "$@"; }
 # commit AUTHOR MESSAGE: every change so far as one commit by AUTHOR
-commit() { G add -A -f && G commit -q --author="$1" -m "$2" || fail "commit '$2'"; }
+# (-a: only tracked files are looked at; the first commit adds them all,
+# -f past Debian's .gitignore of everything at the top)
+commit() { G commit -q -a --author="$1" -m "$2" || fail "commit '$2'"; }
 # Files are edited only by replacing them (sed -i, patch, git am write a
 # new file): the tree is a hard-link copy of build/linux-source-6.1.
 edit() { sed -i "$2" "$REPO/$1" || fail "edit $1"; }
@@ -74,6 +76,7 @@ done
 G init -q -b master || fail "git init"
 G config pack.window 0	# deltas of a whole tree cost minutes; not needed here
 G config gc.auto 0
+G add -A -f || fail "git add"
 commit "Linux Base <base@lab.test>" "Linux 6.1 with the perflab canary (off)"
 C0=$(G rev-parse HEAD)
 step "initial commit $C0"
@@ -203,9 +206,11 @@ grep -q '^RCPT TO:<jane@dev.test>' "$mail" || fail "not sent to the author"
 grep -q '^RCPT TO:<lkml@lab.test>' "$mail" || fail "not sent to the list"
 grep -q "^In-Reply-To: $MSGID\$" "$mail" || fail "In-Reply-To is not the patch's Message-ID"
 grep -q "^References: $MSGID\$" "$mail" || fail "References is not the patch's Message-ID"
-grep -q "^Subject: \[perflab\] ${C5:0:12} block: run the perflab canary by default: -[0-9.]*% iops regression\$" "$mail" ||
+# qemu-icount's metric is ns_per_io (instructions per IO): up is worse
+grep -Eq "^Subject: \[perflab\] ${C5:0:12} block: run the perflab canary by default: [+-][0-9.]+% (ns_per_io|iops) regression\$" "$mail" ||
 	fail "subject: $(grep ^Subject "$mail")"
-grep -q "FYI, we noticed a -[0-9.]*% regression of perflab.iops due to commit:" "$mail" || fail "no LKP greeting"
+grep -Eq "FYI, we noticed a [+-][0-9.]+% regression of perflab\.(ns_per_io|iops) due to commit:" "$mail" ||
+	fail "no LKP greeting"
 grep -q "blk_mq_submit_bio" "$mail" || fail "the exact perf diff rows are missing"
 cp "$mail" "$TOP/build/test-logs/bisect-report.mail"
 check "$(jq -r .report_alert_id <<<"$(api GET "/api/v1/bisections/$BIS" "$ADMIN")")" != null "bisection links its report"

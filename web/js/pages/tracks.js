@@ -17,6 +17,8 @@ export function normTrack(t) {
 		runs: num(t.runs), head: String(t.head ?? ''),
 		every: every.seconds ? 'every ' + every.seconds + ' s' : every.commits > 1 ? 'every ' + every.commits + ' commits' : 'every commit',
 		listed: Array.isArray(t.points),
+		// the series' metric: ns_per_io on exact tiers (up is worse), else iops
+		metric: /ns/.test(String(t.metric ?? t.series_metric ?? '')) ? 'ns/IO' : t.metric ? String(t.metric) : 'value',
 		pollError: t.poll_error ? String(t.poll_error) : '',
 		points: arr(t.points).map((p) => ({
 			commit: String(p.commit ?? ''), subject: String(p.subject ?? ''), author: String(p.author ?? ''),
@@ -79,7 +81,7 @@ async function renderOne(ctx, id) {
 		const hover = h('div', { id: 'track-hover', class: 'small' }, h('span', { class: 'muted' }, 'Hover over the series for a commit.'));
 		const slot = h('div', { class: 'chart-slot' });
 		panel.append(hover, slot);
-		const u = commitChart(slot, measured, t.changePoints, hover);
+		const u = commitChart(slot, measured, t.changePoints, hover, t.metric);
 		ctx.cleanup.push(() => u.destroy());
 	}
 	root.appendChild(h('h2', null, 'Change points'));
@@ -88,7 +90,7 @@ async function renderOne(ctx, id) {
 		h('tbody', null, t.changePoints.map((c) => h('tr', null,
 			h('td', null, c.index === null ? '–' : '#' + c.index),
 			h('td', { class: 'mono' }, short(c.good)), h('td', { class: 'mono' }, short(c.bad)),
-			h('td', { class: 'num ' + (c.delta < 0 ? 'pos' : c.delta > 0 ? 'neg' : '') }, fmt.spct(c.delta)),
+			h('td', { class: 'num' }, fmt.spct(c.delta)),
 			h('td', null, c.confirmed ? 'confirmed' : 'candidate'))))) :
 		h('p', { class: 'muted', id: 'track-no-cp' }, 'No change point detected.'));
 	root.appendChild(h('h2', null, 'Bisections'));
@@ -98,23 +100,23 @@ async function renderOne(ctx, id) {
 		h('p', { class: 'muted' }, 'No bisection yet: a confirmed change point between commits more than one apart starts one.'));
 	root.appendChild(h('h2', null, 'Commits'));
 	root.appendChild(h('table', { id: 'track-points', class: 'small' },
-		h('thead', null, h('tr', null, h('th', null, 'Commit'), h('th', null, 'Subject'), h('th', null, 'Author'), h('th', { class: 'num' }, 'IOPS'), h('th', null, 'State'), h('th', null, 'Experiment'))),
+		h('thead', null, h('tr', null, h('th', null, 'Commit'), h('th', null, 'Subject'), h('th', null, 'Author'), h('th', { class: 'num' }, 'Value'), h('th', null, 'State'), h('th', null, 'Experiment'))),
 		h('tbody', null, t.points.map((p) => h('tr', null,
 			h('td', { class: 'mono' }, short(p.commit)), h('td', { class: 'wrap-anywhere' }, p.subject), h('td', null, p.author),
-			h('td', { class: 'num' }, p.value === null ? '–' : fmt.count(Math.round(p.value))),
+			h('td', { class: 'num' }, p.value === null ? '–' : fmt.count(Math.round(p.value * 100) / 100)),
 			h('td', null, stateBadge(p.state)),
 			h('td', null, p.exp === null ? '–' : h('a', { href: link('/experiments/' + p.exp) }, '#' + p.exp)))))));
 }
 
 // The series over commit order; the cursor shows the commit in @hover.
-function commitChart(el, pts, cps, hover) {
+function commitChart(el, pts, cps, hover, metric) {
 	const xs = pts.map((_, i) => i), ys = pts.map((p) => p.value);
 	const line = cssVar('--c-a') || '#2563eb', cpColor = cssVar('--bad') || '#dc2626';
 	const show = (i) => {
 		const p = pts[i];
 		if (!p) return;
 		hover.replaceChildren(h('span', { class: 'mono' }, short(p.commit)), ' ', h('b', null, p.subject),
-			' — ', p.author, ' · ', fmt.count(Math.round(p.value), 'IOPS'));
+			' — ', p.author, ' · ', fmt.count(p.value, metric));
 	};
 	const indexOf = (sha) => pts.findIndex((p) => p.commit === sha);
 	const opts = {
@@ -122,7 +124,7 @@ function commitChart(el, pts, cps, hover) {
 		legend: { show: false },
 		cursor: { points: { size: 6 } },
 		scales: { x: { time: false } },
-		series: [{ label: 'commit' }, { label: 'IOPS', stroke: line, width: 1.5, points: { show: true, size: 5 } }],
+		series: [{ label: 'commit' }, { label: metric, stroke: line, width: 1.5, points: { show: true, size: 5 } }],
 		axes: [{ splits: () => xs, values: (u, vals) => vals.map((v) => (pts[v] ? short(pts[v].commit).slice(0, 7) : '')) },
 			{ size: 70, values: (u, vals) => vals.map((v) => si(v)) }],
 		hooks: {
