@@ -8,7 +8,9 @@
  * regression", a Message-ID, and In-Reply-To/References = the stored
  * patch whose patch-id equals the culprit's (another patch's id does not
  * match); the hostile subject puts no header of its own; the LKP text
- * carries the bench parameters of the culprit experiment; the webhook
+ * carries the bench parameters of the culprit experiment; the metric and
+ * direction come from its comparison and verdict (ns_per_io: +3.2% is a
+ * regression); the webhook
  * event holds the bisection JSON and the report. A culprit whose patch-id
  * matches no stored patch gets no In-Reply-To.
  */
@@ -169,8 +171,16 @@ int main(void)
 	free(mail);
 	free(hook);
 
-	/* no stored patch with the culprit's patch-id: no thread */
+	/* no stored patch with the culprit's patch-id: no thread; the
+	 * metric is ns_per_io (qemu-icount), where a regression is a rise */
+	CHECK(!db_exec(db,
+		"INSERT INTO variants (id, experiment_id, idx, name, is_control) VALUES"
+		" (1, 1, 0, 'good', 1), (2, 1, 1, 'step', 0);"
+		"INSERT INTO comparisons (experiment_id, variant_id, control_variant_id,"
+		" metric, verdict, delta_pct, computed_at) VALUES (1, 2, 1, 'ns_per_io',"
+		" 'regression', 3.21, 1);"));
 	json_object_set_new(b, "id", json_integer(6));
+	json_object_set_new(json_object_get(b, "culprit"), "delta_pct", json_real(3.21));
 	json_object_set_new(json_object_get(b, "culprit"), "patch_id",
 			    json_string("cccccccccccccccccccccccccccccccccccccccc"));
 	id = bisect_report_raise(db, b, &o, 300);
@@ -179,6 +189,9 @@ int main(void)
 	mail = wait_file(dir, "mail.2", 100);
 	CHECK(mail && !strstr(mail, "In-Reply-To") && !strstr(mail, "References"),
 	      "%s", mail ? mail : "(none)");
+	CHECK(mail && strstr(mail, "Bcc: evil@x: +3.2% ns_per_io regression\n"),
+	      "%s", mail ? mail : "(none)");
+	CHECK(mail && strstr(mail, "FYI, we noticed a +3.2% regression of perflab.ns_per_io"));
 	free(mail);
 	json_decref(b);
 out:
