@@ -68,7 +68,9 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "%s", err);
 		goto out;
 	}
-	st = db_prepare(req->db, "SELECT id FROM bases WHERE name = ?");
+	/* Git bases have no tree to re-run: their history is a track's. */
+	st = db_prepare(req->db, "SELECT CASE kind WHEN 'git' THEN 0 ELSE id END"
+			" FROM bases WHERE name = ?");
 	if (!st) {
 		ret = -1;
 		goto out;
@@ -79,6 +81,11 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 	st = NULL;
 	if (base_id < 0) {
 		ret = http_error(resp, 422, "no such base \"%s\"", base ? base : "linux-6.1");
+		goto out;
+	}
+	if (base_id == 0) {
+		ret = http_error(resp, 422, "base \"%s\" is a git base: track it"
+				 " (POST /api/v1/tracks)", base);
 		goto out;
 	}
 	btxt = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);

@@ -148,12 +148,14 @@ struct child_io {
 static pid_t spawn_git(const char *const *argv, int want_in, struct child_io *io)
 {
 	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
-	static char path_env[1024];
+	char path_env[1024];
 	char home_env[4200];
 	char *envp[] = { path_env, home_env, "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0",
 		"GIT_ALLOW_PROTOCOL=file:https:git", "LC_ALL=C", NULL };
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t mask, def;
 	const char *p = getenv("PATH");
 	pid_t pid = -1;
 
@@ -171,8 +173,22 @@ static pid_t spawn_git(const char *const *argv, int want_in, struct child_io *io
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
-	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv, envp))
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+	/* Nothing of the daemon's (sockets, database) reaches git. */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+#endif
+	/* The daemon blocks SIGTERM in its threads and ignores SIGPIPE:
+	 * git gets the defaults back. */
+	posix_spawnattr_init(&attr);
+	sigemptyset(&mask);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_setsigmask(&attr, &mask);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	if (posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, envp))
 		pid = -1;
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 out:
 	if (pin[0] >= 0)

@@ -372,6 +372,8 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 		snprintf(err, len, "a track labelled '%s' exists", s->label);
 	if (rc)
 		return rc;
+	/* The first point; a failed fetch is the track's poll_error and the
+	 * timer tries again, the track exists either way. */
 	rc = tracks_poll(db, *id, time(NULL), &q, err, len);
-	return rc ? rc : 201;
+	return rc == 500 ? 500 : 201;
 }

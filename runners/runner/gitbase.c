@@ -85,7 +85,9 @@ static int root_dir(const char *path, mode_t mode)
 }
 
 /*
- * One git command: fixed argv after the safety options, output appended
+ * One git command: fixed argv after the safety options (and
+ * trustctime=false: the farm's hard links change every file's ctime,
+ * which would make reset --hard rewrite the whole tree), output appended
  * to the log (or written to @out), the runner's timeout and cancel.
  */
 static int git(struct gitbase *g, const struct paths *p, const char *out,
@@ -93,11 +95,12 @@ static int git(struct gitbase *g, const struct paths *p, const char *out,
 {
 	char home[4300], *argv[32] = { "git", "-c", "core.hooksPath=/dev/null",
 		"-c", "protocol.ext.allow=never", "-c", "core.symlinks=true",
-		"-c", "core.fsmonitor=false", "-c", "gc.auto=0" };
+		"-c", "core.fsmonitor=false", "-c", "gc.auto=0",
+		"-c", "core.trustctime=false" };
 	char *env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", home,
 			"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0",
 			"LC_ALL=C", NULL };
-	int n = 11, st, rc;
+	int n = 13, st, rc;
 	struct rutil_cmd c;
 	va_list ap;
 	char *a;
@@ -128,7 +131,7 @@ static int git(struct gitbase *g, const struct paths *p, const char *out,
 
 		rutil_outcome(rc, st, how, sizeof(how));
 		snprintf(line, sizeof(line), "perflab: git %.100s %.40s: "
-			 "%s\n", argv[11], n > 12 ? argv[12] : "", how);
+			 "%s\n", argv[13], n > 14 ? argv[14] : "", how);
 		rutil_append_file(g->log, line);
 	}
 	return -1;

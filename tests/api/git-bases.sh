@@ -8,7 +8,7 @@
 # tarball base are 422. The claimed job's base carries kind, url and
 # commit (tarball jobs keep their shape). A result whose build.commit is
 # not the job's commit is refused (422); the right one is stored as
-# runs.commit_built.
+# runs.commit_built. A baseline of a git base is refused (422).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
 start_daemon
@@ -100,6 +100,9 @@ res=$(sample_result "$L" | jq --arg c "$HEAD" '.build.commit = $c')
 api POST /api/v1/jobs/$J/result "$R1" "$res" >/dev/null
 expect_status 201 "the job's commit"
 check "$(sql "SELECT commit_built FROM runs WHERE job_id = $J")" = "$HEAD" "commit_built stored"
+
+api POST /api/v1/baselines "$ADM" '{"name":"b","base":"g","schedule_seconds":3600}' >/dev/null
+expect_status 422 "a baseline of a git base (tracks measure those)"
 
 # A tarball job keeps its shape.
 api POST /api/v1/experiments "$SUB" "$(exp linux-6.1)" >/dev/null
