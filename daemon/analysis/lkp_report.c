@@ -221,14 +221,41 @@ static void perf_diff(FILE *f, const struct lkp_report *r)
 	}
 }
 
+/* @s as one shell word: bare when it is safe, else in single quotes. */
+static void quote(char *out, size_t n, const char *s)
+{
+	size_t o = 0;
+
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789._-+/:@=,") == strlen(s)) {
+		snprintf(out, n, "%s", s);
+		return;
+	}
+	if (n < 3) {
+		*out = '\0';
+		return;
+	}
+	out[o++] = '\'';
+	for (; *s && o + 5 < n; s++) {
+		if (*s == '\'') {
+			memcpy(out + o, "'\\''", 4);
+			o += 4;
+		} else {
+			out[o++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+		}
+	}
+	out[o++] = '\'';
+	out[o] = '\0';
+}
+
 static void reproduce(FILE *f, const struct lkp_report *r)
 {
-	char line[1024];
+	char line[1024], q[256];
 
 	fputs("\nTo reproduce:\n\n", f);
-	snprintf(line, sizeof(line), "git clone %s linux && cd linux",
-		 str(r->url));
+	snprintf(line, sizeof(line), "git clone %s linux", str(r->url));
 	wrap(f, "        ", line);
+	fputs("        cd linux\n", f);
 	snprintf(line, sizeof(line),
 		 "git format-patch -1 --stdout %.*s > culprit.patch",
 		 SHORT_SHA, str(r->commit));
@@ -237,8 +264,8 @@ static void reproduce(FILE *f, const struct lkp_report *r)
 	snprintf(line, sizeof(line), "--base %s@%.*s --backend %s \\",
 		 str(r->base), SHORT_SHA, str(r->parent), str(r->backend));
 	wrap(f, "                ", line);
-	snprintf(line, sizeof(line), "--runs %d --label %s", r->runs,
-		 str(r->label));
+	quote(q, sizeof(q), str(r->label));
+	snprintf(line, sizeof(line), "--runs %d --label %s", r->runs, q);
 	wrap(f, "                ", line);
 	if (r->experiment_id) {
 		snprintf(line, sizeof(line),

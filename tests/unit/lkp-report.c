@@ -178,6 +178,8 @@ int main(void)
 	CHECK(has_s(t, "--base linux-git@89abcdef0123 "));
 	CHECK(has_s(t, "perflab perf-diff 1234 --kind instructions"));
 	CHECK(has_s(t, "perflab bisect show 42"));
+	CHECK(has_s(t, "        git clone /srv/linux.git linux\n        cd linux\n"));
+	CHECK(has_s(t, "--runs 3 --label randread-4k\n"));
 	CHECK(!strstr(t, "\nBcc:"), "subject's CR/LF starts no line");
 	CHECK(!wide_lines(t));
 	if (getenv("LKP_SHOW"))
@@ -194,6 +196,10 @@ int main(void)
 		t = lkp_report_text(&r);
 		CHECK(t && strstr(t, "        target:\n"), "%s", t ? t : "");
 		CHECK(t && strstr(t, " on any backend\n"));
+		free(t);
+		r.label = "track it's";
+		t = lkp_report_text(&r);
+		CHECK(t && strstr(t, "--label 'track it'\\''s'\n"), "%s", t ? t : "");
 		free(t);
 	}
 

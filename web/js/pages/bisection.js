@@ -77,7 +77,8 @@ export async function render(ctx) {
 			h('td', { class: 'wrap-anywhere' }, s.subject), h('td', null, s.author),
 			h('td', null, stateBadge(s.state)),
 			h('td', { class: 'num' }, s.runs === null ? '–' : String(s.runs)),
-			h('td', { class: 'num ' + (s.delta < 0 ? 'pos' : s.delta > 0 ? 'neg' : '') }, fmt.spct(s.delta)),
+			// coloured by the verdict: up is worse for ns/IO, down for IOPS
+			h('td', { class: 'num ' + (s.verdict === 'regression' ? 'pos' : s.verdict === 'improvement' ? 'neg' : '') }, fmt.spct(s.delta)),
 			h('td', { class: 'num nowrap' }, ci(s.lo, s.hi)),
 			h('td', { class: 'num' }, fmt.pct(s.mde)),
 			h('td', null, s.verdict ? verdictBadge(s.verdict) : '–'),
