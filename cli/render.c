@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli/render.h"
+#include "common/metric_defs.h"
 
 json_t *render_get(json_t *o, const char *paths)
 {
@@ -286,36 +287,61 @@ static void render_variants(FILE *f, json_t *exp)
 	}
 }
 
+/* @m's value of run @r, formatted; "-" when absent or 0 (not measured). */
+static void fmt_metric(char *buf, size_t len, json_t *r, const struct metric_def *m)
+{
+	double v = render_num(r, m->path);
+
+	if (!(v != 0) || isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, m->format, v);
+}
+
+/*
+ * One line per run: the metrics a verdict can rest on, in table order,
+ * the first (IOPS) with its per-second spread.
+ */
 static void render_runs(FILE *f, json_t *exp)
 {
+	const struct metric_def *sd = metric_def_find("iops_stddev");
 	json_t *runs = render_get(exp, "runs"), *r;
 	bool boots = false;
-	size_t i;
+	size_t i, k;
 
 	if (!json_is_array(runs) || !json_array_size(runs))
 		return;
 	/* Toggle experiments: several runs a boot; say which boot. */
 	json_array_foreach(runs, i, r)
 		boots |= render_str(r, "boot_id", NULL) != NULL;
-	fprintf(f, "\nruns:\n  %-5s %-16s %5s %14s %9s %10s%s\n", "run",
-		"variant", "index", "mean IOPS", "±%stddev", "ns/IO",
-		boots ? "  boot" : "");
+	fprintf(f, "\nruns:\n  %-5s %-16s %5s", "run", "variant", "index");
+	for (k = 0; k < metric_defs_count; k++) {
+		if (!metric_defs[k].verdict)
+			continue;
+		fprintf(f, " %14s", metric_defs[k].label);
+		if (k == METRIC_IOPS && sd)
+			fprintf(f, " %9s", "±%stddev");
+	}
+	fprintf(f, "%s\n", boots ? "  boot" : "");
 	json_array_foreach(runs, i, r) {
-		double mean = render_num(r, "mean|summary.mean");
-		double sdv = render_num(r, "stddev|summary.stddev");
-		char m[32], sd[32] = "-", ns[32];
-
-		fmt_num(m, sizeof(m), mean);
-		if (!isnan(sdv) && !isnan(mean) && mean > 0)
-			snprintf(sd, sizeof(sd), "%.2f%%", 100 * sdv / mean);
-		fmt_num(ns, sizeof(ns),
-			render_num(r, "ns_per_io|summary.ns_per_io"));
-		if (!(render_num(r, "ns_per_io|summary.ns_per_io") > 0))
-			strcpy(ns, "-");	/* 0: time-bound run */
-		fprintf(f, "  %-5.0f %-16s %5.0f %14s %9s %10s",
-			render_num(r, "id|run_id"),
+		fprintf(f, "  %-5.0f %-16s %5.0f", render_num(r, "id|run_id"),
 			render_str(r, "variant|variant_name", "?"),
-			render_num(r, "run_index"), m, sd, ns);
+			render_num(r, "run_index"));
+		for (k = 0; k < metric_defs_count; k++) {
+			double mean = render_num(r, metric_defs[k].path);
+			char v[32], pct[32] = "-";
+
+			if (!metric_defs[k].verdict)
+				continue;
+			fmt_metric(v, sizeof(v), r, &metric_defs[k]);
+			fprintf(f, " %14s", v);
+			if (k != METRIC_IOPS || !sd)
+				continue;
+			if (!isnan(render_num(r, sd->path)) && mean > 0)
+				snprintf(pct, sizeof(pct), "%.2f%%",
+					 100 * render_num(r, sd->path) / mean);
+			fprintf(f, " %9s", pct);
+		}
 		if (boots)
 			fprintf(f, "  %.8s #%.0f", render_str(r, "boot_id", "-"),
 				render_num(r, "boot_pos"));

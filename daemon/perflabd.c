@@ -5,8 +5,8 @@
  *   perflabd --listen ADDR:PORT --db FILE [--web DIR] [--lease-seconds N]
  *            [--max-attempts N] [--public-read] [--port-file FILE]
  *            [--max-queued-runs N] [--trusted-proxy ADDR[,ADDR]]...
- *   perflabd [--db FILE] key create --role submit|admin|runner NAME [--db FILE]
- *   perflabd [--db FILE] migrate [--db FILE]
+ *   perflabd [--db FILE] key create|list|revoke ...
+ *   perflabd [--db FILE] migrate
  *
  * --db may stand before the subcommand, like every global option, or
  * after it; the subcommand's own --db wins.

@@ -203,8 +203,8 @@ int paired_verdict(const struct paired_run *pc, size_t nc,
 			    "the within-boot pair differences",
 		p.df, p.mean_pct, p.ci_lo, p.ci_hi, p.p, r->p_mwu);
 	if (p.p < alpha_look && fabs(p.mean_pct) > r->resolution_pct) {
-		bool worse = r->metric == VERDICT_NS_PER_IO ? p.mean_pct > 0 :
-							      p.mean_pct < 0;
+		bool worse = verdict_metric_up_is_better(r->metric) ?
+			     p.mean_pct < 0 : p.mean_pct > 0;
 
 		r->kind = worse ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;
 		snprintf(r->reason, sizeof(r->reason), "paired p %.3g < %.3g",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Paired verdicts for toggle experiments (issue 20).
+ * Paired verdicts for toggle experiments.
  *
  * In a toggle experiment the variants run alternately in one boot, so the
  * boot-to-boot noise (memory layout, cache colouring, frequency state) is

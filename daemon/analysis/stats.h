@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * The analysis library (daemon/analysis/, see its README.md): statistics,
+ * verdicts, change points, perf diffs, flame graphs, the ladder fit, patch
+ * and log parsing. Pure computation on memory: it knows neither SQLite
+ * nor HTTP and includes nothing from the other daemon folders.
+ *
  * Small statistics toolkit for verdicts: a seeded PRNG, location/spread
  * helpers, Mann-Whitney U (exact permutation distribution on midranks up
  * to 60 values a side, ties included; normal approximation with tie

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/metric_defs.h"
 #include "stats.h"
 #include "verdict.h"
 
@@ -35,9 +36,19 @@ const char *verdict_kind_str(enum verdict_kind k)
 	}
 }
 
+_Static_assert((int)VERDICT_IOPS == METRIC_IOPS &&
+	       (int)VERDICT_NS_PER_IO == METRIC_NS_PER_IO,
+	       "verdict metrics are rows of the metric table");
+
 const char *verdict_metric_str(enum verdict_metric m)
 {
-	return m == VERDICT_NS_PER_IO ? "ns_per_io" : "iops";
+	return metric_defs[m].name;
+}
+
+/* 1 when a positive delta of @m is an improvement. */
+int verdict_metric_up_is_better(enum verdict_metric m)
+{
+	return metric_defs[m].dir == METRIC_HIGHER_IS_BETTER;
 }
 
 /*
@@ -197,8 +208,8 @@ static int pick_sigma(struct verdict_result *r, const struct verdict_opts *o)
 
 static void decide(struct verdict_result *r, const struct verdict_opts *o)
 {
-	int better = r->metric == VERDICT_NS_PER_IO ? r->delta_pct < 0 :
-						       r->delta_pct > 0;
+	int better = verdict_metric_up_is_better(r->metric) ?
+		     r->delta_pct > 0 : r->delta_pct < 0;
 	int noisy = pick_sigma(r, o), ci_out = r->dci_lo > 0 || r->dci_hi < 0;
 	double diff = fabs(r->var_median - r->ctrl_median);
 	/* One quantum apart is within the resolution (rounding slack). */
@@ -732,7 +743,7 @@ json_t *verdict_json(const struct verdict_result *r)
 		      "reason", r->reason);
 	if (!j)
 		return NULL;
-	/* Added fields (issue 17); readers of the older shape ignore them. */
+	/* Added fields; readers of the older shape ignore them. */
 	json_object_set_new(j, "alpha_look", num(r->alpha_look));
 	json_object_set_new(j, "looks", json_integer(r->looks));
 	json_object_set_new(j, "level", num(r->level));

@@ -47,9 +47,10 @@ enum verdict_kind {
 	VERDICT_INCONCLUSIVE,
 };
 
+/* Rows of common/metric_defs.c: names and directions come from there. */
 enum verdict_metric {
-	VERDICT_IOPS,		/* higher is better */
-	VERDICT_NS_PER_IO,	/* lower is better */
+	VERDICT_IOPS,		/* METRIC_IOPS */
+	VERDICT_NS_PER_IO,	/* METRIC_NS_PER_IO */
 };
 
 /* One run as measured. Pointers are borrowed. */
@@ -117,6 +118,8 @@ struct verdict_result {
 
 const char *verdict_kind_str(enum verdict_kind k);
 const char *verdict_metric_str(enum verdict_metric m);
+/* 1 when a larger value of @m is better (from the metric table). */
+int verdict_metric_up_is_better(enum verdict_metric m);
 
 /* Compare unit values (run values, or seconds) of one metric. 0 or -errno. */
 int verdict_compare_values(const double *ctrl, size_t n1, const double *var,

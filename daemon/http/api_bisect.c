@@ -36,8 +36,8 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "'base', 'good' and 'bad' are required");
 		goto out;
 	}
-	if ((s.backend && !api_valid_name(s.backend)) ||
-	    (s.host_label && !api_valid_name(s.host_label))) {
+	if ((s.backend && !lab_valid_name(s.backend)) ||
+	    (s.host_label && !lab_valid_name(s.host_label))) {
 		ret = http_error(resp, 400, "backend and host_label are names of [A-Za-z0-9._+-]");
 		goto out;
 	}
@@ -48,7 +48,7 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	s.runs = runs ? (int)json_integer_value(runs) : 5;
-	bench = api_bench_params(json_object_get(body, "bench"), err, sizeof(err));
+	bench = bench_params_json(json_object_get(body, "bench"), err, sizeof(err));
 	if (!bench) {
 		ret = http_error(resp, 400, "%s", err);
 		goto out;

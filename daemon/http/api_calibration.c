@@ -8,44 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/lab/analysis.h"
+#include "daemon/analysis/ladder.h"
 #include "daemon/http/api.h"
 #include "daemon/http/api_calibration.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
+#include "daemon/lab/calibration.h"
+#include "daemon/lab/patches.h"
 #include "daemon/lab/planner.h"
+#include "common/metric_defs.h"
 
-#define CAL_MAX_STEPS 16
-#define CAL_MAX_N 1000000	/* the kernel parameter's bound */
-
-static const int default_steps[] = { 0, 1, 2, 4, 8, 16, 64, 256 };
-
-/* Exact ns/IO: a fixed number of IOs after the warm-up, no profile. */
-static const char default_bench[] =
-	"{\"runtime\":2,\"warmup\":1,\"ios\":100000,\"profile\":false,"
-	"\"target\":\"nullb\"}";
-
-struct cal_in {
-	const char *label, *host, *backend, *kind;
-	int runs, max_runs, nsteps, npatches;
-	int steps[CAL_MAX_STEPS];
-	int64_t patch_ids[64];
-	int64_t host_id;
-	char host_backend[32];
-	char *bench;
-	struct variant_spec v[CAL_MAX_STEPS];
-	char names[CAL_MAX_STEPS][32], cmdlines[CAL_MAX_STEPS][32];
-};
-
-static int parse_steps(json_t *a, struct cal_in *in, struct http_resp *resp)
+static int parse_steps(json_t *a, struct calibration *in, struct http_resp *resp)
 {
 	json_t *s;
 	size_t i;
 	int zero = 0;
 
 	if (!a) {
-		in->nsteps = (int)(sizeof(default_steps) / sizeof(default_steps[0]));
-		memcpy(in->steps, default_steps, sizeof(default_steps));
+		calibration_default_steps(in);
 		return 0;
 	}
 	if (!json_is_array(a) || json_array_size(a) < 2 ||
@@ -72,7 +52,7 @@ static int parse_steps(json_t *a, struct cal_in *in, struct http_resp *resp)
 
 /* 'patch': patch text or a stored patch id; a ladder defaults to the
  * newest stored perflab_canary patch. */
-static int parse_patch(struct http_req *req, json_t *p, struct cal_in *in,
+static int parse_patch(struct http_req *req, json_t *p, struct calibration *in,
 		       struct http_resp *resp)
 {
 	char err[512];
@@ -87,9 +67,10 @@ static int parse_patch(struct http_req *req, json_t *p, struct cal_in *in,
 					  (long long)in->patch_ids[0]), -1;
 		in->npatches = 1;
 	} else if (json_is_string(p)) {
-		k = api_store_patch_text(req->db, json_string_value(p),
-					 json_string_length(p), req->auth.key_id,
-					 in->patch_ids, 64, NULL, 0, err, sizeof(err));
+		k = patches_store_text(req->db, json_string_value(p),
+				       json_string_length(p), req->auth.key_id,
+				       in->patch_ids, CAL_MAX_PATCHES, NULL, 0, err,
+				       sizeof(err));
 		if (k < 0)
 			return http_error(resp, 400, "'patch' is not a usable patch: %s",
 					  err), -1;
@@ -97,9 +78,7 @@ static int parse_patch(struct http_req *req, json_t *p, struct cal_in *in,
 	} else if (p) {
 		return http_error(resp, 400, "'patch' must be patch text or a patch id"), -1;
 	} else if (!strcmp(in->kind, "ladder")) {
-		in->patch_ids[0] = db_int(req->db, 0, "SELECT COALESCE(max(id), 0)"
-					  " FROM patches WHERE subject LIKE"
-					  " '%perflab_canary%'", 0);
+		in->patch_ids[0] = calibration_canary_patch(req->db);
 		if (!in->patch_ids[0])
 			return http_error(resp, 422, "no perflab_canary patch is stored:"
 					  " send kernel-patches/0004-block-perflab_canary-"
@@ -109,34 +88,23 @@ static int parse_patch(struct http_req *req, json_t *p, struct cal_in *in,
 	return 0;
 }
 
-static int parse_host(struct http_req *req, struct cal_in *in,
+static int parse_host(struct http_req *req, struct calibration *in,
 		      struct http_resp *resp)
 {
-	sqlite3_stmt *st;
+	int rc;
 
 	if (!in->host)
 		return in->label ? 0 :
 		       (http_error(resp, 400, "'label' or 'host' is required"), -1);
-	st = db_prepare(req->db, "SELECT id, backend FROM hosts WHERE name = ?");
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, in->host, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		in->host_id = sqlite3_column_int64(st, 0);
-		snprintf(in->host_backend, sizeof(in->host_backend), "%s",
-			 (const char *)sqlite3_column_text(st, 1));
-		if (!in->backend)
-			in->backend = in->host_backend;
-	}
-	sqlite3_finalize(st);
-	if (!in->host_id)
+	rc = calibration_host(req->db, in);
+	if (rc > 0)
 		return http_error(resp, 422, "unknown host '%s'", in->host), -1;
-	return 0;
+	return rc;
 }
 
-static int parse_bench(json_t *user, struct cal_in *in, struct http_resp *resp)
+static int parse_bench(json_t *user, struct calibration *in, struct http_resp *resp)
 {
-	json_t *b = json_loads(default_bench, 0, NULL), *p;
+	json_t *b = json_loads(calibration_default_bench, 0, NULL), *p;
 	char err[256];
 
 	if (!b)
@@ -147,7 +115,7 @@ static int parse_bench(json_t *user, struct cal_in *in, struct http_resp *resp)
 	}
 	if (user)
 		json_object_update(b, user);
-	p = api_bench_params(b, err, sizeof(err));
+	p = bench_params_json(b, err, sizeof(err));
 	json_decref(b);
 	if (!p)
 		return http_error(resp, 400, "%s", err), -1;
@@ -156,33 +124,7 @@ static int parse_bench(json_t *user, struct cal_in *in, struct http_resp *resp)
 	return in->bench ? 0 : -1;
 }
 
-static void make_variants(struct cal_in *in)
-{
-	int n = !strcmp(in->kind, "aa") ? 2 : in->nsteps;
-
-	for (int i = 0; i < n; i++) {
-		struct variant_spec *v = &in->v[i];
-
-		if (!strcmp(in->kind, "aa")) {
-			snprintf(in->names[i], sizeof(in->names[i]), i ? "base-aa" : "base");
-			in->cmdlines[i][0] = '\0';
-			v->is_control = i == 0;
-		} else {
-			snprintf(in->names[i], sizeof(in->names[i]), "canary-%d", in->steps[i]);
-			snprintf(in->cmdlines[i], sizeof(in->cmdlines[i]),
-				 "perflab_canary=%d", in->steps[i]);
-			v->is_control = in->steps[i] == 0;
-		}
-		v->name = in->names[i];
-		v->cmdline = in->cmdlines[i];
-		v->setup = "";
-		v->patch_ids = in->patch_ids;
-		v->npatches = in->npatches;
-	}
-	in->nsteps = n;
-}
-
-static int parse_body(struct http_req *req, json_t *body, struct cal_in *in,
+static int parse_body(struct http_req *req, json_t *body, struct calibration *in,
 		      struct http_resp *resp)
 {
 	static const char *const keys[] = { "label", "host", "kind", "runs",
@@ -197,9 +139,9 @@ static int parse_body(struct http_req *req, json_t *body, struct cal_in *in,
 	    api_opt_string(body, "backend", 32, &in->backend, resp) ||
 	    api_opt_string(body, "kind", 16, &in->kind, resp))
 		return -1;
-	if ((in->label && !api_valid_name(in->label)) ||
-	    (in->host && !api_valid_name(in->host)) ||
-	    (in->backend && !api_valid_name(in->backend)))
+	if ((in->label && !lab_valid_name(in->label)) ||
+	    (in->host && !lab_valid_name(in->host)) ||
+	    (in->backend && !lab_valid_name(in->backend)))
 		return http_error(resp, 400, "label, host and backend must be names"
 				  " of [A-Za-z0-9._+-]"), -1;
 	if (!in->kind || (strcmp(in->kind, "aa") && strcmp(in->kind, "ladder")))
@@ -221,12 +163,12 @@ static int parse_body(struct http_req *req, json_t *body, struct cal_in *in,
 	    parse_bench(json_object_get(body, "bench"), in, resp) ||
 	    parse_patch(req, json_object_get(body, "patch"), in, resp))
 		return -1;
-	make_variants(in);
+	calibration_variants(in);
 	return 0;
 }
 
 static int created(struct http_req *req, struct http_resp *resp,
-		   const struct cal_in *in, int64_t exp)
+		   const struct calibration *in, int64_t exp)
 {
 	api_experiment_queued(req, resp, exp);
 	return http_json(resp, 201, json_pack("{s:I,s:s,s:s,s:i,s:i}", "id",
@@ -236,12 +178,11 @@ static int created(struct http_req *req, struct http_resp *resp,
 
 int api_calibrations_post(struct http_req *req, struct http_resp *resp)
 {
-	struct cal_in *in = calloc(1, sizeof(*in));
-	struct experiment_spec spec;
+	struct calibration *in = calloc(1, sizeof(*in));
 	json_t *body = http_json_body(req, resp);
-	char err[512], title[160];
+	char err[512];
 	int64_t exp;
-	int ret = 0;
+	int ret = 0, status;
 
 	if (!body || !in) {
 		ret = body ? -1 : 0;
@@ -251,30 +192,18 @@ int api_calibrations_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 503, "database busy");
 		goto out;
 	}
-	/* The perflab_canary=N command lines are made here from integers,
-	 * not taken from the request: no allowlist check. */
+	/* The perflab_canary=N command lines are made by the lab from
+	 * integers, not taken from the request: no allowlist check. */
 	if (parse_body(req, body, in, resp) ||
 	    api_trust_request(req, resp, in->backend, in->nsteps * in->runs))
 		goto rollback;
-	snprintf(title, sizeof(title), "Calibration %s on %s", in->kind,
-		 in->host ? in->host : in->label);
-	spec = (struct experiment_spec){
-		.title = title, .kind = "calibration", .label = in->label,
-		.backend = in->backend, .config = NULL, .base_id = 0,
-		.bench_json = in->bench, .runs = in->runs, .max_runs = in->max_runs,
-		.submitter_key_id = req->auth.key_id, .variants = in->v,
-		.nvariants = in->nsteps,
-	};
-	spec.base_id = db_int(req->db, 0, "SELECT id FROM bases WHERE name ="
-			      " 'linux-6.1'", 0);
-	if (spec.base_id <= 0) {
-		ret = http_error(resp, 422, "unknown base 'linux-6.1'");
+	exp = calibration_create(req->db, in, req->auth.key_id, &status, err,
+				 sizeof(err));
+	if (exp < 0) {
+		ret = status == 500 ? -1 : http_error(resp, status, "%s", err);
 		goto rollback;
 	}
-	exp = planner_create(req->db, &spec, err, sizeof(err));
-	if (exp < 0 || (in->host_id && db_int(req->db, -1, "UPDATE experiments SET"
-			" host_id = ? WHERE id = ? RETURNING 0", 2, in->host_id,
-			exp) != 0) || db_commit(req->db)) {
+	if (db_commit(req->db)) {
 		ret = -1;
 		goto rollback;
 	}
@@ -321,6 +250,7 @@ static json_t *ladder_json(sqlite3 *db, int64_t exp)
 	json_t *pts = json_object_get(o, "points"), *p;
 	size_t i, np = json_array_size(pts);
 	double *n = calloc(np + 1, sizeof(*n)), *v = calloc(np + 1, sizeof(*v));
+	const struct metric_def *md;
 	struct verdict_opts vo;
 	struct ladder_fit f;
 
@@ -335,8 +265,8 @@ static json_t *ladder_json(sqlite3 *db, int64_t exp)
 		goto out;
 	json_object_set_new(o, "control_value", num_or_null(f.ctrl_median));
 	json_object_set_new(o, "cost_per_unit", num_or_null(f.cost_per_unit));
-	json_object_set_new(o, "cost_unit", json_string(strcmp(json_string_value(
-		json_object_get(o, "metric")), "ns_per_io") ? "IOPS" : "ns/IO"));
+	md = metric_def_find(json_string_value(json_object_get(o, "metric")));
+	json_object_set_new(o, "cost_unit", json_string(md ? md->label : "?"));
 	json_object_set_new(o, "noise_pct", num_or_null(f.noise_pct));
 	json_object_set_new(o, "mde_pct", num_or_null(f.mde_pct));
 	json_object_set_new(o, "mde_runs", json_integer((json_int_t)f.runs));

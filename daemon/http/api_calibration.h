@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Calibration experiments (issue 10), documented in docs/api.md:
+ * Calibration experiments, documented in docs/api.md:
  *
  *   POST /api/v1/calibrations  {"label" | "host", "kind": "aa" | "ladder",
  *        "runs", "max_runs", "steps": [N...], "patch": TEXT | ID,

@@ -13,111 +13,14 @@
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/bases.h"
+#include "daemon/lab/patches.h"
 #include "daemon/lab/planner.h"
-#include "daemon/http/server.h"
+#include "daemon/http/state.h"
 #include "daemon/lab/toggle.h"
+#include "daemon/lab/run_metrics.h"
 
 #define MAX_VARIANTS 16
 #define MAX_VARIANT_PATCHES 100
-
-int api_valid_name(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > 64)
-		return 0;
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-		      c == '-' || c == '+'))
-			return 0;
-	}
-	return 1;
-}
-
-int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
-		   struct http_resp *resp)
-{
-	json_t *v = json_object_get(o, k);
-
-	*out = NULL;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_string(v)) {
-		http_error(resp, 400, "field '%s' must be a string", k);
-		return -1;
-	}
-	if (json_string_length(v) > max) {
-		http_error(resp, 400, "field '%s' is longer than %zu bytes", k, max);
-		return -1;
-	}
-	if (strlen(json_string_value(v)) != json_string_length(v)) {
-		http_error(resp, 400, "field '%s' contains a NUL byte", k);
-		return -1;
-	}
-	*out = json_string_value(v);
-	return 0;
-}
-
-/* ---- bench parameters ------------------------------------------------ */
-
-json_t *api_bench_params(json_t *in, char *err, size_t errlen)
-{
-	json_t *o = json_object(), *v;
-	const char *k;
-	size_t i;
-
-	if (!o)
-		return NULL;
-	for (i = 0; i < bench_params_count; i++) {
-		const struct bench_param *f = &bench_params[i];
-
-		json_object_set_new(o, f->name, f->type == 'i' ? json_integer(f->def) :
-				    f->type == 'b' ? json_boolean(f->def) : json_string(""));
-	}
-	if (in && !json_is_object(in)) {
-		snprintf(err, errlen, "field 'bench' must be an object");
-		goto fail;
-	}
-	json_object_foreach(in, k, v) {
-		for (i = 0; i < bench_params_count; i++)
-			if (!strcmp(bench_params[i].name, k))
-				break;
-		if (i == bench_params_count) {
-			snprintf(err, errlen, "unknown bench parameter '%.64s'", k);
-			goto fail;
-		}
-		const struct bench_param *f = &bench_params[i];
-
-		if ((f->type == 'i' && (!json_is_integer(v) ||
-					json_integer_value(v) < f->min ||
-					json_integer_value(v) > f->max)) ||
-		    (f->type == 'b' && !json_is_boolean(v)) ||
-		    (f->type == 's' && (!json_is_string(v) ||
-					json_string_length(v) > (size_t)f->max ||
-					strlen(json_string_value(v)) != json_string_length(v)))) {
-			if (f->type == 'i')
-				snprintf(err, errlen, "bench.%s must be an integer in [%lld, %lld]",
-					 k, f->min, f->max);
-			else
-				snprintf(err, errlen, "bench.%s must be a %s", k,
-					 f->type == 'b' ? "boolean" : "string of at most 256 bytes");
-			goto fail;
-		}
-		json_object_set(o, k, v);
-	}
-	if (json_integer_value(json_object_get(o, "warmup")) >=
-	    json_integer_value(json_object_get(o, "runtime"))) {
-		snprintf(err, errlen, "bench.warmup must be shorter than bench.runtime");
-		goto fail;
-	}
-	return o;
-fail:
-	json_decref(o);
-	return NULL;
-}
 
 /* ---- POST /api/v1/experiments ---------------------------------------- */
 
@@ -215,10 +118,10 @@ static int parse_variant_patches(struct http_req *req, struct http_resp *resp,
 						  (long long)ids[*n]), -1;
 			(*n)++;
 		} else if (json_is_string(p)) {
-			k = api_store_patch_text(req->db, json_string_value(p),
-						 json_string_length(p), req->auth.key_id,
-						 ids + *n, MAX_VARIANT_PATCHES - *n,
-						 NULL, 0, err, sizeof(err));
+			k = patches_store_text(req->db, json_string_value(p),
+					       json_string_length(p), req->auth.key_id,
+					       ids + *n, MAX_VARIANT_PATCHES - *n,
+					       NULL, 0, err, sizeof(err));
 			if (k < 0)
 				return http_error(resp, 400, "variant patch %zu is not a usable patch: %s",
 						  i, err), -1;
@@ -289,7 +192,7 @@ static int parse_variants(struct http_req *req, struct http_resp *resp,
 		    api_opt_string(v, "cmdline", 1024, &s->cmdline, resp) ||
 		    api_opt_string(v, "setup", 65536, &s->setup, resp))
 			return -1;
-		if (!s->name || !api_valid_name(s->name))
+		if (!s->name || !lab_valid_name(s->name))
 			return http_error(resp, 400, "variant %zu: 'name' is required: 1-64"
 					  " characters of [A-Za-z0-9._+-]", k), -1;
 		if (variant_trust(req, resp, v, k, vi) ||
@@ -336,17 +239,6 @@ static int int_field(json_t *o, const char *k, int def, int min, int max,
 	}
 	*out = (int)json_integer_value(v);
 	return 0;
-}
-
-void api_experiment_queued(struct http_req *req, struct http_resp *resp,
-			   int64_t exp)
-{
-	server_queue_kick(req->srv);
-	events_publish(&req->srv->events, "experiment",
-		       json_pack("{s:I,s:s}", "experiment_id", (json_int_t)exp,
-				 "state", "queued"));
-	snprintf(resp->location, sizeof(resp->location),
-		 "/api/v1/experiments/%lld", (long long)exp);
 }
 
 static int created(struct http_req *req, struct http_resp *resp, int64_t exp,
@@ -403,8 +295,8 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 				 " experiments (\"toggle\": true)");
 		goto out;
 	}
-	if ((label && !api_valid_name(label)) || (backend && !api_valid_name(backend)) ||
-	    (config && *config && !api_valid_name(config))) {
+	if ((label && !lab_valid_name(label)) || (backend && !lab_valid_name(backend)) ||
+	    (config && *config && !lab_valid_name(config))) {
 		ret = http_error(resp, 400, "label, backend and config must be names of [A-Za-z0-9._+-]");
 		goto out;
 	}
@@ -416,7 +308,7 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "missing field 'variants'");
 		goto out;
 	}
-	bench = api_bench_params(json_object_get(body, "bench"), err, sizeof(err));
+	bench = bench_params_json(json_object_get(body, "bench"), err, sizeof(err));
 	if (!bench) {
 		ret = http_error(resp, 400, "%s", err);
 		goto out;
@@ -659,11 +551,6 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		" r.attempt, h.name AS host, r.kernel, r.ring_flags AS ring_flags_json,"
 		" r.device AS device_json, r.params AS params_json,"
 		" r.warmup AS \"summary.warmup\", r.seconds AS \"summary.seconds\","
-		" r.mean AS \"summary.mean\", r.median AS \"summary.median\","
-		" r.stddev AS \"summary.stddev\", r.total_ios AS \"summary.total_ios\","
-		" r.ns_per_io AS \"summary.ns_per_io\", r.ios_measured AS \"summary.ios_measured\","
-		" r.cpu_user_ns_per_io AS \"cpu.user_ns_per_io\","
-		" r.cpu_sys_ns_per_io AS \"cpu.sys_ns_per_io\","
 		" r.build_s AS \"timings.build_s\", r.boot_s AS \"timings.boot_s\","
 		" r.run_s AS \"timings.run_s\", bu.cache_key AS \"build.cache_key\","
 		" CASE WHEN bu.cached THEN 'true' WHEN bu.cached = 0 THEN 'false' END"
@@ -676,6 +563,7 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 	       "SELECT s.run_id AS owner, s.t, s.iops, s.ios_per_submit, s.ios_per_reap,"
 	       " s.inflight FROM samples s JOIN runs r ON r.id = s.run_id"
 	       " WHERE r.experiment_id = ? ORDER BY s.run_id, s.t", id);
+	run_metrics_attach(db, a, id);
 	json_object_set_new(o, "runs", a);
 	json_object_set_new(o, "comparison", query_rows(db,
 		"SELECT c.id, c.variant_id, v.name AS variant, cv.name AS control,"
@@ -726,7 +614,7 @@ int api_experiment_cancel(struct http_req *req, struct http_resp *resp)
 		return http_error(resp, 404, "no such experiment");
 	if (req->auth.role != ROLE_ADMIN && owner != req->auth.key_id)
 		return http_error(resp, 403, "only the submitter or an admin may cancel");
-	api_jobs_ctx(req, &c);
+	server_jobs_ctx(req->srv, &c);
 	rc = jobs_cancel_experiment(server_writer_lock(req->srv), &c, id, time(NULL));
 	server_writer_unlock(req->srv);
 	if (rc == JOB_STALE)
@@ -817,12 +705,12 @@ int api_bases_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "git", 1024, &git, resp))
 		goto out;
 	if (git) {
-		if (!name || !api_valid_name(name) || tree) {
+		if (!name || !lab_valid_name(name) || tree) {
 			ret = http_error(resp, 400, "a git base needs 'name' (1-64 of"
 					 " [A-Za-z0-9._+-]) and 'git', and no 'tree'");
 			goto out;
 		}
-		if (config && !api_valid_name(config)) {
+		if (config && !lab_valid_name(config)) {
 			ret = http_error(resp, 400, "'config' must be a name of [A-Za-z0-9._+-]");
 			goto out;
 		}
@@ -832,11 +720,11 @@ int api_bases_post(struct http_req *req, struct http_resp *resp)
 		      rc == 500 ? -1 : http_error(resp, rc, "%s", err);
 		goto out;
 	}
-	if (!name || !api_valid_name(name) || !tree || !*tree) {
+	if (!name || !lab_valid_name(name) || !tree || !*tree) {
 		ret = http_error(resp, 400, "'name' (1-64 of [A-Za-z0-9._+-]) and 'tree' are required");
 		goto out;
 	}
-	if (config && !api_valid_name(config)) {
+	if (config && !lab_valid_name(config)) {
 		ret = http_error(resp, 400, "'config' must be a name of [A-Za-z0-9._+-]");
 		goto out;
 	}

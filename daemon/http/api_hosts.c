@@ -10,7 +10,7 @@
 
 #include "daemon/http/api.h"
 #include "daemon/store/db.h"
-#include "daemon/http/server.h"
+#include "daemon/http/state.h"
 #include "daemon/lab/trust.h"
 
 static int check_facts(json_t *f, struct http_resp *resp)
@@ -57,7 +57,7 @@ static int check_labels(json_t *l, struct http_resp *resp)
 	if (!json_is_array(l) || json_array_size(l) > 32)
 		return http_error(resp, 400, "'labels' must be an array of at most 32 names"), -1;
 	json_array_foreach(l, i, v)
-		if (!json_is_string(v) || !api_valid_name(json_string_value(v)))
+		if (!json_is_string(v) || !lab_valid_name(json_string_value(v)))
 			return http_error(resp, 400, "labels must be names of [A-Za-z0-9._+-]"), -1;
 	return 0;
 }
@@ -188,7 +188,7 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "backend", 32, &backend, resp) ||
 	    check_labels(labels, resp) || check_facts(facts, resp))
 		goto out;
-	if (!name || !api_valid_name(name)) {
+	if (!name || !lab_valid_name(name)) {
 		ret = http_error(resp, 400, "'name' is required: 1-64 characters of [A-Za-z0-9._+-]");
 		goto out;
 	}

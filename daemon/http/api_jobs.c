@@ -10,16 +10,13 @@
 #include "daemon/http/api.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/ingest.h"
-#include "daemon/http/server.h"
+#include "daemon/http/state.h"
 
 #define MAX_WAIT 30
 
-void api_jobs_ctx(struct http_req *req, struct jobs_ctx *c)
+static void api_jobs_ctx(struct http_req *req, struct jobs_ctx *c)
 {
-	c->lease_seconds = req->srv->cfg.lease_seconds;
-	c->max_attempts = req->srv->cfg.max_attempts;
-	c->ev = &req->srv->events;
-	c->defer = NULL;
+	server_jobs_ctx(req->srv, c);
 }
 
 /* Analysis of an experiment that settled, outside the write lock. */

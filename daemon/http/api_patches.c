@@ -12,124 +12,10 @@
 #include "daemon/store/db.h"
 #include "daemon/analysis/patch_parse.h"
 #include "daemon/lab/bases.h"
+#include "daemon/lab/patches.h"
 #include "daemon/lab/planner.h"
 
 #define MAX_SERIES 100
-
-/* Paths must stay inside the tree. */
-static int path_ok(const char *p)
-{
-	if (!p || !strcmp(p, "/dev/null"))
-		return 1;
-	if (p[0] == '/' || !strncmp(p, "../", 3) || strstr(p, "/../") ||
-	    !strcmp(p, "..") || (strlen(p) >= 3 && !strcmp(p + strlen(p) - 3, "/..")))
-		return 0;
-	return 1;
-}
-
-static int64_t store_patch(sqlite3 *db, const struct patch *p, int64_t key_id)
-{
-	sqlite3_stmt *st;
-	int64_t id;
-	int i, rc;
-
-	id = 0;
-	st = db_prepare(db, "SELECT id FROM patches WHERE sha256 = ?");
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, p->sha256, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (id)
-		return id;
-	st = db_prepare(db, "INSERT INTO patches (sha256, subject, author, message_id,"
-			" date, raw, submitter_key_id, created_at) VALUES (?,?,?,?,?,?,?,?)");
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, p->sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, p->subject ? p->subject : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, p->author ? p->author : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, p->message_id ? p->message_id : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, p->date ? p->date : "", -1, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 6, p->raw, (int)p->raw_len, SQLITE_STATIC);
-	if (key_id > 0)
-		sqlite3_bind_int64(st, 7, key_id);
-	sqlite3_bind_int64(st, 8, (int64_t)time(NULL));
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -1;
-	id = sqlite3_last_insert_rowid(db);
-	st = db_prepare(db, "INSERT INTO patch_files (patch_id, idx, old_path, new_path,"
-			" hunks, added, removed, binary) VALUES (?,?,?,?,?,?,?,?)");
-	if (!st)
-		return -1;
-	for (i = 0; i < p->nfiles; i++) {
-		const struct patch_file *f = &p->files[i];
-
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int(st, 2, i);
-		sqlite3_bind_text(st, 3, f->old_path, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, f->new_path, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 5, f->hunks);
-		sqlite3_bind_int(st, 6, f->added);
-		sqlite3_bind_int(st, 7, f->removed);
-		sqlite3_bind_int(st, 8, f->binary);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			id = -1;
-			break;
-		}
-	}
-	sqlite3_finalize(st);
-	return id;
-}
-
-int api_store_patch_text(sqlite3 *db, const char *text, size_t len,
-			 int64_t key_id, int64_t *ids, int cap,
-			 char *first_subject, size_t subjlen,
-			 char *err, size_t errlen)
-{
-	struct patch_series s = { 0 };
-	int i, j, n = -1;
-
-	if (patch_parse(text, len, &s, err, errlen))
-		return -1;
-	if (s.n > cap) {
-		snprintf(err, errlen, "too many patches (%d, at most %d)", s.n, cap);
-		goto out;
-	}
-	for (i = 0; i < s.n; i++) {
-		for (j = 0; j < s.patches[i].nfiles; j++) {
-			const struct patch_file *f = &s.patches[i].files[j];
-
-			if (f->binary) {
-				snprintf(err, errlen, "binary patches are not accepted (%s)",
-					 f->new_path ? f->new_path : "?");
-				goto out;
-			}
-			if (!path_ok(f->old_path) || !path_ok(f->new_path)) {
-				snprintf(err, errlen, "patch touches a path outside the tree: %s",
-					 path_ok(f->old_path) ? f->new_path : f->old_path);
-				goto out;
-			}
-		}
-	}
-	if (first_subject && subjlen)
-		snprintf(first_subject, subjlen, "%s", s.n ? s.patches[0].subject : "");
-	for (i = 0; i < s.n; i++) {
-		ids[i] = store_patch(db, &s.patches[i], key_id);
-		if (ids[i] < 0) {
-			snprintf(err, errlen, "cannot store patch: %s", sqlite3_errmsg(db));
-			goto out;
-		}
-	}
-	n = s.n;
-out:
-	patch_series_free(&s);
-	return n;
-}
 
 static int query_int(struct http_req *req, struct http_resp *resp, const char *k,
 		     int def, int min, int max, int *out)
@@ -163,12 +49,12 @@ static int query_str(struct http_req *req, struct http_resp *resp, const char *k
 		char name[65];
 
 		snprintf(name, sizeof(name), "%.*s", (int)(strchr(v, '@') - v), v);
-		if (api_valid_name(name)) {
+		if (lab_valid_name(name)) {
 			*out = v;
 			return 0;
 		}
 	}
-	if (strlen(v) > max || (!strcmp(k, "title") ? 0 : !api_valid_name(v))) {
+	if (strlen(v) > max || (!strcmp(k, "title") ? 0 : !lab_valid_name(v))) {
 		http_error(resp, 400, "query '%s' is invalid (at most %zu characters%s)",
 			   k, max, strcmp(k, "title") ? " of [A-Za-z0-9._+-]" : "");
 		return -1;
@@ -203,7 +89,7 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 	rc = bases_lookup(req->db, base ? base : "linux-6.1", &bref, err, sizeof(err));
 	if (rc)
 		return rc == 500 ? -1 : http_error(resp, rc, "%s", err);
-	bench = api_bench_params(NULL, err, sizeof(err));
+	bench = bench_params_json(NULL, err, sizeof(err));
 	if (!bench)
 		return -1;
 	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
@@ -219,8 +105,8 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 		free(bench_s);
 		return 0;
 	}
-	n = api_store_patch_text(req->db, req->body, req->body_len, req->auth.key_id,
-				 ids, MAX_SERIES, subject, sizeof(subject), err, sizeof(err));
+	n = patches_store_text(req->db, req->body, req->body_len, req->auth.key_id,
+			       ids, MAX_SERIES, subject, sizeof(subject), err, sizeof(err));
 	if (n < 0) {
 		db_rollback(req->db);
 		free(bench_s);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Profiles of an experiment over HTTP (issue 6):
+ * Profiles of an experiment over HTTP:
  *   GET /api/v1/experiments/{id}/perf-diff[?variant=NAME&kind=samples|
  *       instructions&compute=delta|delta-abs|ratio|wdiff:W1,W2&sort=COLUMN&
  *       order=N&limit=N&format=text]

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The exact form of GET /api/v1/experiments/{id}/perf-diff (issue 16):
+ * The exact form of GET /api/v1/experiments/{id}/perf-diff:
  * when the control and the compared variant(s) have runs with exact
  * profiles (exact_profiles), the endpoint answers with instructions per
  * IO per symbol ("kind": "instructions", see daemon/perfdiff_exact.h)

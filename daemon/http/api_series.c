@@ -37,11 +37,11 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "label", 64, &label, resp) ||
 	    api_opt_string(body, "backend", 32, &backend, resp))
 		goto out;
-	if (!name || !api_valid_name(name)) {
+	if (!name || !lab_valid_name(name)) {
 		ret = http_error(resp, 400, "\"name\" is required: 1..64 of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	if ((label && !api_valid_name(label)) || (backend && !api_valid_name(backend))) {
+	if ((label && !lab_valid_name(label)) || (backend && !lab_valid_name(backend))) {
 		ret = http_error(resp, 400, "\"label\" and \"backend\" must be names of [A-Za-z0-9._+-]");
 		goto out;
 	}
@@ -63,7 +63,7 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "\"schedule_seconds\" must be an integer 60..7776000");
 		goto out;
 	}
-	bench = api_bench_params(json_object_get(body, "bench"), err, sizeof(err));
+	bench = bench_params_json(json_object_get(body, "bench"), err, sizeof(err));
 	if (!bench) {
 		ret = http_error(resp, 400, "%s", err);
 		goto out;

@@ -9,6 +9,7 @@
 
 #include "daemon/http/api.h"
 #include "daemon/http/api_tracks.h"
+#include "daemon/http/api_trust.h"
 #include "daemon/http/server.h"
 #include "daemon/lab/tracks.h"
 
@@ -78,9 +79,9 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 	    parse_every(json_object_get(body, "every"), &s, resp) ||
 	    parse_detect(json_object_get(body, "detect"), &s, resp))
 		goto out;
-	if (!s.base || !s.label || !api_valid_name(s.label) ||
-	    (s.backend && !api_valid_name(s.backend)) ||
-	    (s.host_label && !api_valid_name(s.host_label))) {
+	if (!s.base || !s.label || !lab_valid_name(s.label) ||
+	    (s.backend && !lab_valid_name(s.backend)) ||
+	    (s.host_label && !lab_valid_name(s.host_label))) {
 		ret = http_error(resp, 400, "'base' and 'label' are required; label,"
 				 " backend and host_label are names of [A-Za-z0-9._+-]");
 		goto out;
@@ -92,7 +93,7 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	s.runs = runs ? (int)json_integer_value(runs) : 3;
-	bench = api_bench_params(json_object_get(body, "bench"), err, sizeof(err));
+	bench = bench_params_json(json_object_get(body, "bench"), err, sizeof(err));
 	if (!bench) {
 		ret = http_error(resp, 400, "%s", err);
 		goto out;
@@ -102,6 +103,9 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 		ret = -1;
 		goto out;
 	}
+	/* A backend no runner runs would queue work nobody claims. */
+	if (api_trust_request(req, resp, s.backend, s.runs))
+		goto out;
 	s.bench_json = bench_s;
 	s.key_id = req->auth.key_id;
 	rc = tracks_create(req->db, &s, &id, err, sizeof(err));

@@ -10,34 +10,7 @@
 #include "daemon/http/api.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
-#include "daemon/http/server.h"
 #include "daemon/lab/toggle.h"
-
-void api_trust_who(const struct http_req *req, struct trust_who *who)
-{
-	who->role = req->auth.role;
-	who->key_id = req->auth.key_id;
-	who->key_name = req->auth.name;
-	who->max_queued = req->srv ? req->srv->cfg.max_queued_runs : 0;
-}
-
-int api_trust_request(struct http_req *req, struct http_resp *resp,
-		      const char *backend, int runs)
-{
-	struct trust_who who;
-	char err[512];
-	int rc;
-
-	if (backend && !trust_backend_known(backend))
-		return http_error(resp, 422, "unknown backend '%s': runners run"
-				  " %s", backend, trust_backend_names()), -1;
-	api_trust_who(req, &who);
-	rc = trust_quota(req->db, &who, runs, err, sizeof(err));
-	if (rc)
-		http_error(resp, rc > 0 ? rc : 500, "%s", rc > 0 ? err :
-			   "internal error");
-	return rc ? -1 : 0;
-}
 
 static json_t *rows(sqlite3 *db, const char *sql, const char *arg)
 {
@@ -248,7 +221,7 @@ int api_script_put(struct http_req *req, struct http_resp *resp)
 	if (api_opt_string(body, "script", 65536, &script, resp) ||
 	    api_opt_string(body, "description", 256, &desc, resp))
 		goto out;
-	if (!api_valid_name(name)) {
+	if (!lab_valid_name(name)) {
 		ret = http_error(resp, 400, "a script name is 1-64 characters of"
 				 " [A-Za-z0-9._+-]");
 		goto out;

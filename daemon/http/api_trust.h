@@ -25,15 +25,4 @@ int api_script_get(struct http_req *req, struct http_resp *resp);
 int api_script_put(struct http_req *req, struct http_resp *resp);
 int api_script_delete(struct http_req *req, struct http_resp *resp);
 
-/* The request's key as trust.h wants it. */
-void api_trust_who(const struct http_req *req, struct trust_who *who);
-/*
- * The checks every experiment-making request shares: @backend (may be
- * NULL) is known, and @runs more jobs fit the request cap and the key's
- * quota. 0, or -1 after sending the error (or on a database error with
- * nothing sent).
- */
-int api_trust_request(struct http_req *req, struct http_resp *resp,
-		      const char *backend, int runs);
-
 #endif

@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * The HTTP layer (daemon/http/, see its README.md): the server and its
+ * threads, the route table, authentication, rate limits, caches, request
+ * metrics, the SSE stream and the api_* handlers. A handler parses and
+ * checks its request, calls the lab (daemon/lab/) or reads the store,
+ * and maps the answer to a status and JSON. Nothing below includes a
+ * header of this folder (tests/layers/include-graph.sh).
+ *
  * perflabd handler API. A handler gets a parsed request and fills a
  * response; routes.c maps METHOD + path pattern to handlers.
  *
@@ -30,17 +37,15 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "daemon/lab/roles.h"
+#include "daemon/lab/validate.h"
+#include "daemon/store/json.h"
+
 struct MHD_Connection;
 struct MHD_Response;
 struct server;
 
-/* Key roles; a route lists the roles it accepts (bit mask). */
-enum {
-	ROLE_NONE = 0,
-	ROLE_SUBMIT = 1 << 0,
-	ROLE_ADMIN = 1 << 1,
-	ROLE_RUNNER = 1 << 2,
-};
+/* Key roles (ROLE_*, lab/roles.h); a route lists those it accepts. */
 /* Route access: PUBLIC needs no key; READ = submit or admin (or anyone
  * when perflabd runs with --public-read). */
 #define AUTH_PUBLIC 0u
@@ -73,7 +78,6 @@ struct http_req {
 	sqlite3 *db;		/* this request's connection */
 	struct server *srv;	/* daemon state (see server.h) */
 	struct MHD_Connection *conn;
-	void *priv;		/* handler-private, kept across re-entry */
 };
 
 struct http_resp {
@@ -83,7 +87,6 @@ struct http_resp {
 	size_t len;
 	struct MHD_Response *mhd;	/* custom response (SSE); wins if set */
 	char location[256];	/* Location header if non-empty */
-	bool suspended;		/* long-poll: see server.c */
 };
 
 typedef int (*http_handler)(struct http_req *req, struct http_resp *resp);
@@ -114,27 +117,5 @@ int http_take(struct http_resp *resp, int status, const char *content_type,
 	      char *buf, size_t len);	/* takes malloc'ed buf */
 int http_error(struct http_resp *resp, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/*
- * JSON string from bytes that may not be valid UTF-8 (patch text, logs):
- * invalid sequences become U+FFFD. Never NULL unless out of memory.
- */
-json_t *json_string_lossy(const char *s, size_t len);
-/* Column @i of @st as JSON: null, integer, real, or lossy string. */
-json_t *json_col(sqlite3_stmt *st, int i);
-
-/*
- * The current row of @st as an object keyed by column name. A column
- * named "a.b" goes into sub-object "a" as "b"; a name ending in "_json"
- * holds JSON text that is parsed (the suffix is dropped).
- */
-json_t *json_row(sqlite3_stmt *st);
-/* Every row of @st (after binding) as an array of json_row objects. */
-json_t *json_rows(sqlite3_stmt *st);
-
-/* Small JSON validation helpers used by the API modules. */
-/* 0 if every key of @o is in the NULL-terminated @allowed, else -1 and
- * the offending key in @bad. */
-int json_check_keys(json_t *o, const char *const *allowed, const char **bad);
 
 #endif

@@ -29,12 +29,13 @@
 #include "daemon/http/api_alerts.h"
 #include "daemon/http/api_calibration.h"
 #include "daemon/http/api_compare.h"
+#include "daemon/http/api_metric_defs.h"
 #include "daemon/http/api_series.h"
 #include "daemon/http/api_tracks.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/http/api_perfdiff.h"
-#include "daemon/http/events.h"
-#include "daemon/http/metrics.h"
+#include "daemon/http/api_events.h"
+#include "daemon/http/api_metrics.h"
 
 const struct route perflab_routes[] = {
 	/* health and monitoring */
@@ -52,6 +53,7 @@ const struct route perflab_routes[] = {
 	{ "GET", "/api/v1/runs/{id}/logs/{kind}", AUTH_READ, api_run_log, 0, 0 },
 	{ "GET", "/api/v1/jobs/{id}/log", AUTH_READ, api_job_log, 0, 0 },
 	{ "GET", "/api/v1/bases", AUTH_READ, api_bases_list, 0, 0 },
+	{ "GET", "/api/v1/metric-defs", AUTH_READ, api_metric_defs, 0, 0 },
 	{ "POST", "/api/v1/bases", AUTH_ADMIN, api_bases_post, 0, 0 },
 
 	/* the admins' allowlists (docs/security.md) */
@@ -103,6 +105,12 @@ const struct route perflab_routes[] = {
 
 const size_t perflab_routes_count = sizeof(perflab_routes) / sizeof(perflab_routes[0]);
 
+void route_label(int r, const char **method, const char **pattern)
+{
+	*method = perflab_routes[r].method;
+	*pattern = perflab_routes[r].pattern;
+}
+
 /* Match one pattern; params point into @scratch (a copy of @path). */
 static int match(const char *pat, const char *path, char *scratch,
 		 struct http_req *req)
@@ -119,7 +127,6 @@ static int match(const char *pat, const char *path, char *scratch,
 
 			if (!end || len == 0 || n == HTTP_MAX_PARAMS)
 				return 0;
-			req->params[n].name = NULL;
 			/* pattern name lives in the static table: keep a pointer */
 			req->params[n].value = seg;
 			req->params[n].name = pat + 1;

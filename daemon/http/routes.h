@@ -25,6 +25,9 @@ struct route {
 extern const struct route perflab_routes[];
 extern const size_t perflab_routes_count;
 
+/* Method and pattern of perflab_routes[@r] (metrics.h wants names). */
+void route_label(int r, const char **method, const char **pattern);
+
 enum route_match_result { ROUTE_FOUND, ROUTE_NOT_FOUND, ROUTE_BAD_METHOD };
 
 /*

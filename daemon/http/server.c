@@ -472,65 +472,13 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		       elapsed_us(&st->start));
 	if (st->req.db)
 		db_pool_put(&s->pool, st->req.db);
-	free(st->req.priv);
 	free(st->body);
 	free(st->scratch);
 	free(st);
 	*con_cls = NULL;
 }
 
-/* ---- queue wake-ups and the lease reaper ----------------------------- */
-
-sqlite3 *server_writer_lock(struct server *s)
-{
-	fair_lock(&s->write_lock);
-	return s->writer;
-}
-
-void server_writer_unlock(struct server *s)
-{
-	db_rollback(s->writer);	/* never leave a transaction open */
-	fair_unlock(&s->write_lock);
-}
-
-void server_queue_kick(struct server *s)
-{
-	pthread_mutex_lock(&s->queue_lock);
-	s->queue_gen++;
-	pthread_cond_broadcast(&s->queue_cond);
-	pthread_mutex_unlock(&s->queue_lock);
-}
-
-uint64_t server_queue_gen(struct server *s)
-{
-	uint64_t g;
-
-	pthread_mutex_lock(&s->queue_lock);
-	g = s->queue_gen;
-	pthread_mutex_unlock(&s->queue_lock);
-	return g;
-}
-
-uint64_t server_queue_wait(struct server *s, uint64_t gen, int ms)
-{
-	struct timespec dl;
-	uint64_t g;
-
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += ms / 1000;
-	dl.tv_nsec += (long)(ms % 1000) * 1000000;
-	if (dl.tv_nsec >= 1000000000) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000;
-	}
-	pthread_mutex_lock(&s->queue_lock);
-	while (s->queue_gen == gen && !s->stopping)
-		if (pthread_cond_timedwait(&s->queue_cond, &s->queue_lock, &dl) == ETIMEDOUT)
-			break;
-	g = s->queue_gen;
-	pthread_mutex_unlock(&s->queue_lock);
-	return g;
-}
+/* ---- the lease reaper ------------------------------------------------ */
 
 static void *reaper_main(void *arg)
 {
@@ -635,15 +583,17 @@ static int open_db(struct server *s)
 	sqlite3_close(db);
 	if (db_pool_init(&s->pool, s->cfg.db_path))
 		return -1;
-	s->writer = db_pool_get(&s->pool);
-	return s->writer ? 0 : -1;
+	db = db_pool_get(&s->pool);
+	if (!db)
+		return -1;
+	db_writer_init(&s->writer, db);
+	return 0;
 }
 
 int server_start(struct server *s, const struct server_config *cfg)
 {
 	struct sockaddr_storage ss;
 	const union MHD_DaemonInfo *info;
-	pthread_condattr_t ca;
 	unsigned flags;
 	int family;
 
@@ -665,13 +615,8 @@ int server_start(struct server *s, const struct server_config *cfg)
 	ratelimit_init(&s->auth_fails, RATELIMIT_BURST, RATELIMIT_PER_SECOND);
 	events_init(&s->events);
 	cache_init(&s->cache);
-	metrics_init(&s->metrics, (int)perflab_routes_count);
-	fair_lock_init(&s->write_lock);
-	pthread_mutex_init(&s->queue_lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->queue_cond, &ca);
-	pthread_condattr_destroy(&ca);
+	metrics_init(&s->metrics, (int)perflab_routes_count, route_label);
+	job_queue_init(&s->queue);
 
 	flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
 		MHD_USE_POLL | MHD_USE_ERROR_LOG;
@@ -710,11 +655,11 @@ int server_start(struct server *s, const struct server_config *cfg)
 void server_stop(struct server *s)
 {
 	s->stopping = 1;
-	server_queue_kick(s);
+	job_queue_stop(&s->queue);
 	events_close(&s->events);
 	pthread_join(s->reaper, NULL);
 	MHD_stop_daemon(s->mhd);
-	sqlite3_close(s->writer);
+	db_writer_destroy(&s->writer);
 	db_pool_destroy(&s->pool);
 	metrics_destroy(&s->metrics);
 	events_destroy(&s->events);

@@ -17,7 +17,7 @@
 
 /* What a running bisection needs to queue a step. */
 struct bisection {
-	int64_t id, base_id;
+	int64_t id, base_id, key_id;
 	char label[256], host_label[65], backend[65];
 	char *bench;
 	int runs;
@@ -61,7 +61,8 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT base_id, label,"
 				      " coalesce(host_label, ''), coalesce(backend, ''),"
-				      " bench, runs, commits, step_pct FROM bisections"
+				      " bench, runs, commits, step_pct,"
+				      " coalesce(created_by, 0) FROM bisections"
 				      " WHERE id = ? AND state = 'running'");
 	int rc = -1;
 
@@ -79,6 +80,7 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 		b->runs = sqlite3_column_int(st, 5);
 		b->step_pct = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN :
 			      sqlite3_column_double(st, 7);
+		b->key_id = sqlite3_column_int64(st, 8);
 		rc = b->bench ? parse_commits((const char *)sqlite3_column_text(st, 6), b) : -1;
 	} else {
 		rc = 1;		/* not running */
@@ -106,7 +108,7 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx)
 		.label = b->host_label[0] ? b->host_label : NULL,
 		.backend = b->backend[0] ? b->backend : NULL,
 		.runs = b->runs, .max_runs = 2 * b->runs, .variants = v,
-		.nvariants = 2,
+		.nvariants = 2, .submitter_key_id = b->key_id,
 	};
 	struct gitmirror_commit c;
 	char title[256], err[256];
@@ -184,7 +186,12 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 	size_t n = 0;
 	int rc;
 
-	rc = bases_lookup(db, s->base, &b.base, err, len);
+	/* By name the ref's head is fetched; by id (a track's change point,
+	 * whose commits the mirror has) nothing is. */
+	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base) :
+	     bases_lookup(db, s->base, &b.base, err, len);
+	if (rc == 404)
+		return snprintf(err, len, "no such base"), 422;
 	if (rc)
 		return rc;
 	if (!b.base.git)
@@ -208,6 +215,7 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 		goto rollback;
 	b.id = *id;
 	b.base_id = b.base.id;
+	b.key_id = s->key_id;
 	b.bench = (char *)s->bench_json;
 	b.runs = s->runs;
 	snprintf(b.host_label, sizeof(b.host_label), "%s", s->host_label ?: "");

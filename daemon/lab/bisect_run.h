@@ -22,6 +22,7 @@
 
 struct bisect_spec {
 	const char *base;	/* base name (a git base) */
+	int64_t base_id;	/* or its id: no fetch unless a commit is new */
 	const char *good, *bad;	/* commits, prefixes or refs */
 	const char *label;	/* free text shown with it */
 	const char *host_label;	/* NULL: any host */

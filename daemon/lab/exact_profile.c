@@ -10,7 +10,7 @@
 
 #include "daemon/store/db.h"
 #include "daemon/lab/exact_profile.h"
-#include "daemon/http/http.h"
+#include "daemon/lab/validate.h"
 
 static int bad(char *err, size_t errlen, const char *fmt, ...)
 {

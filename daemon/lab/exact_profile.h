@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Exact profiles (issue 16): instructions executed per symbol in the
+ * Exact profiles: instructions executed per symbol in the
  * measured window of one run, counted by the QEMU TCG plugin and uploaded
  * as bench.exact_profile (docs/contracts.md section 1):
  *

@@ -8,9 +8,10 @@
 
 #include "daemon/store/db.h"
 #include "daemon/lab/exact_profile.h"
-#include "daemon/http/http.h"
+#include "daemon/lab/validate.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/ingest.h"
+#include "daemon/lab/run_metrics.h"
 
 #define MAX_SAMPLES 1000000
 #define MAX_SYMBOLS 1000000
@@ -118,10 +119,29 @@ static int check_profile(json_t *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* Every metric of the table, where present, has its type. */
+static int check_metrics(json_t *b, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < metric_defs_count; i++) {
+		const struct metric_def *m = &metric_defs[i];
+		const char *key;
+		char obj[64];
+
+		if (metric_path_split(m, obj, sizeof(obj), &key))
+			return bad(err, errlen, "metric table: bad path %s", m->path);
+		if (want(*obj ? json_object_get(b, obj) : b, key, m->type, false,
+			 err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 static int check_bench(json_t *b, char *err, size_t errlen)
 {
 	json_t *v = json_object_get(b, "version");
-	json_t *sum, *cpu;
+	json_t *sum;
 
 	if (!json_is_integer(v) || json_integer_value(v) != 1)
 		return bad(err, errlen, "%s: version must be 1", "bench");
@@ -140,15 +160,7 @@ static int check_bench(json_t *b, char *err, size_t errlen)
 	if (want(sum, "warmup", 'i', false, err, errlen) ||
 	    want(sum, "seconds", 'i', false, err, errlen) ||
 	    want(sum, "mean", 'n', true, err, errlen) ||
-	    want(sum, "median", 'n', false, err, errlen) ||
-	    want(sum, "stddev", 'n', false, err, errlen) ||
-	    want(sum, "total_ios", 'i', false, err, errlen) ||
-	    want(sum, "ns_per_io", 'n', false, err, errlen) ||
-	    want(sum, "ios_measured", 'i', false, err, errlen))
-		return -1;
-	cpu = json_object_get(b, "cpu");
-	if (cpu && (want(cpu, "user_ns_per_io", 'n', false, err, errlen) ||
-		    want(cpu, "sys_ns_per_io", 'n', false, err, errlen)))
+	    check_metrics(b, err, errlen))
 		return -1;
 	v = json_object_get(b, "profile");
 	if (v && check_profile(v, err, errlen))
@@ -270,17 +282,15 @@ static int64_t store_run(sqlite3 *db, const struct run_ctx *r, json_t *body)
 {
 	json_t *bench = json_object_get(body, "bench");
 	json_t *sum = json_object_get(bench, "summary");
-	json_t *cpu = json_object_get(bench, "cpu");
 	json_t *tim = json_object_get(body, "timings");
 	sqlite3_stmt *st;
 	int64_t id = -1;
 
 	st = db_prepare(db, "INSERT INTO runs (job_id, lease_token, experiment_id,"
 			" variant_id, host_id, run_index, attempt, build_id, params,"
-			" kernel, ring_flags, device, warmup, seconds, mean, median,"
-			" stddev, total_ios, ns_per_io, ios_measured, cpu_user_ns_per_io,"
-			" cpu_sys_ns_per_io, boot_log, build_s, boot_s, run_s, created_at)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+			" kernel, ring_flags, device, warmup, seconds, boot_log,"
+			" build_s, boot_s, run_s, created_at)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, r->job);
@@ -299,20 +309,12 @@ static int64_t store_run(sqlite3 *db, const struct run_ctx *r, json_t *body)
 	bind_json(st, 12, json_object_get(bench, "device"), "{}");
 	bind_int(st, 13, sum, "warmup");
 	bind_int(st, 14, sum, "seconds");
-	bind_num(st, 15, sum, "mean");
-	bind_num(st, 16, sum, "median");
-	bind_num(st, 17, sum, "stddev");
-	bind_int(st, 18, sum, "total_ios");
-	bind_num(st, 19, sum, "ns_per_io");
-	bind_int(st, 20, sum, "ios_measured");
-	bind_num(st, 21, cpu, "user_ns_per_io");
-	bind_num(st, 22, cpu, "sys_ns_per_io");
-	sqlite3_bind_text(st, 23, json_string_value(json_object_get(body, "boot_log")) ?: "",
+	sqlite3_bind_text(st, 15, json_string_value(json_object_get(body, "boot_log")) ?: "",
 			  -1, SQLITE_STATIC);
-	bind_num(st, 24, tim, "build_s");
-	bind_num(st, 25, tim, "boot_s");
-	bind_num(st, 26, tim, "run_s");
-	sqlite3_bind_int64(st, 27, (int64_t)r->now);
+	bind_num(st, 16, tim, "build_s");
+	bind_num(st, 17, tim, "boot_s");
+	bind_num(st, 18, tim, "run_s");
+	sqlite3_bind_int64(st, 19, (int64_t)r->now);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);
@@ -590,7 +592,7 @@ static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_
 			return -1;
 	}
 	*run_id = store_run(db, r, body);
-	if (*run_id < 0)
+	if (*run_id < 0 || run_metrics_store(db, *run_id, bench))
 		return -1;
 	if (store_commit(db, *run_id, json_object_get(build, "commit")))
 		return -1;

@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "daemon/http/events.h"
+#include "daemon/lab/events.h"
 
 /* An experiment that settled; its analysis is left to the caller. */
 struct jobs_deferred {

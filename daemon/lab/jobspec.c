@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
-#include "daemon/http/http.h"
+#include "daemon/store/json.h"
 #include "daemon/lab/jobs.h"
 
 static json_t *variant_patches(sqlite3 *db, int64_t variant)

@@ -1,5 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * The lab core (daemon/lab/, see its README.md): experiments and their
+ * planning, jobs and leases, result ingest, the analysis hook, series and
+ * baselines, alerts, calibration, trust rules and toggles, the event ring
+ * and the job queue. It works on SQLite connections it is handed (the
+ * store, daemon/store/) and computes with the analysis library
+ * (daemon/analysis/); it never includes an HTTP header: refusals come
+ * back as an error text and, where the kind matters, a status number the
+ * handler passes on.
+ *
  * Experiment planning: variants x runs become jobs, ordered so that one
  * host runs them interleaved (A B B A A B B A ... for two variants; for
  * more, each round alternates forward and reverse order), which cancels

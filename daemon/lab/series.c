@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/metric_defs.h"
 #include "daemon/analysis/changepoint.h"
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/planner.h"
@@ -63,10 +64,7 @@ int series_add_point(sqlite3 *db, int64_t sid, int64_t t, double value,
 
 static int higher_is_worse(const char *metric)
 {
-	size_t n = strlen(metric);
-
-	return !strcmp(metric, "ns_per_io") || strstr(metric, "latency") ||
-	       (n > 3 && !strcmp(metric + n - 3, "_ns"));
+	return metric_higher_is_worse(metric);
 }
 
 static int64_t store_cp(sqlite3 *db, int64_t sid, int64_t pid, int64_t t,

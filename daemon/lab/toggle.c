@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
-#include "daemon/http/http.h"
+#include "daemon/lab/roles.h"
 #include "daemon/lab/toggle.h"
 #include "rtsetting.h"
 

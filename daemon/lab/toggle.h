@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Toggle experiments (issue 20): one kernel image booted once, variants
+ * Toggle experiments: one kernel image booted once, variants
  * that differ only by runtime settings (sysctl under /proc/sys, sysfs, a
  * module parameter under /sys/module/NAME/parameters), run alternately in
  * that boot. This module checks the settings a request asks for against

@@ -33,8 +33,11 @@ static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
 static int point_value(sqlite3 *db, int64_t exp, double *value,
 		       const char **metric)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT mean, coalesce(ns_per_io, 0)"
-				      " FROM runs WHERE experiment_id = ?");
+	sqlite3_stmt *st = db_prepare(db, "SELECT (SELECT value FROM run_metrics"
+				      " WHERE run_id = r.id AND metric = 'iops'),"
+				      " coalesce((SELECT value FROM run_metrics WHERE"
+				      " run_id = r.id AND metric = 'ns_per_io'), 0)"
+				      " FROM runs r WHERE r.experiment_id = ?");
 	double *iops = NULL, *ns = NULL;
 	size_t n = 0, cap = 0, nns = 0;
 	int ret = -1;
@@ -197,7 +200,8 @@ static void bisect_change_points(sqlite3 *db, int64_t track_id, int64_t sid)
 		col(be, sizeof(be), st, 5);
 		bench = strdup((const char *)sqlite3_column_text(st, 6));
 		struct bisect_spec s = {
-			.base = b.name, .good = good, .bad = bad, .label = label,
+			.base = b.name, .base_id = b.id, .good = good, .bad = bad,
+			.label = label,
 			.host_label = host[0] ? host : NULL,
 			.backend = be[0] ? be : NULL, .bench_json = bench,
 			/* A verdict needs 5 runs a side at least (exact MWU). */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
-#include "daemon/http/http.h"
+#include "daemon/lab/roles.h"
 #include "daemon/lab/trust.h"
 #include "kcmdline.h"
 

@@ -26,7 +26,7 @@
 
 /* Who is asking: the request's key. */
 struct trust_who {
-	int role;		/* ROLE_* of daemon/http.h */
+	int role;		/* ROLE_* of roles.h */
 	int64_t key_id;
 	const char *key_name;
 	int max_queued;		/* perflabd --max-queued-runs; 0: no quota */

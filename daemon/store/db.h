@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * The store (daemon/store/, see its README.md): connections, migrations,
+ * transactions, the pool for readers and the one writer (writer.h), and
+ * rows as JSON. It knows SQL and nothing of the lab or of HTTP.
+ *
  * SQLite store: open with WAL, foreign keys and a busy timeout; apply the
  * embedded migrations; a small pool of connections for request threads.
  */

@@ -99,6 +99,8 @@ for s in $(jq -r '.steps[] | select(.state == "done") | .commit' <<<"$body"); do
 	check "$(jq -r ".steps[] | select(.commit == \"$s\") | .bad" <<<"$body")" = $want "c$i bad=$want"
 done
 check "$(api GET /api/v1/bisections "$SUB" | jq -r ".bisections[0].culprit")" = "${C[7]}" "listed"
+check "$(sql "SELECT count(DISTINCT coalesce(e.submitter_key_id, 0)) FROM bisection_steps s JOIN experiments e ON e.id = s.experiment_id WHERE s.bisection_id = $B")" -eq 1 "one submitter"
+check "$(sql "SELECT count(*) FROM bisection_steps s JOIN experiments e ON e.id = s.experiment_id WHERE s.bisection_id = $B AND e.submitter_key_id IS NULL")" -eq 0 "steps are the submitter's"
 
 # c5 and c6 broken: the first bad commit is one of c5, c6, c7.
 spec 5 6

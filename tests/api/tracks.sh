@@ -9,7 +9,7 @@
 # bisection of c16..c20 on its own, which skips c18 and ends at exactly
 # c17. A poll without new commits queues nothing; the push hook polls the
 # base's tracks. Hostile input: tarball or unknown base, bad refs, bad
-# "every", a duplicate label, a submit key, unknown track or base -> 4xx.
+# "every", an unknown backend, a duplicate label, a submit key, unknown track or base -> 4xx.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
@@ -37,6 +37,8 @@ api POST /api/v1/tracks "$ADM" "$(trk g nightly '{"commits":0}')" >/dev/null
 expect_status 400 "every 0 commits"
 api POST /api/v1/tracks "$ADM" "$(trk g nightly '{"commits":1,"seconds":60}')" >/dev/null
 expect_status 400 "every both"
+api POST /api/v1/tracks "$ADM" "$(trk | jq '.backend = "nosuch"')" >/dev/null
+expect_status 422 "unknown backend"
 api POST /api/v1/tracks "$ADM" "$(trk g 'bad label')" >/dev/null
 expect_status 400 "bad label"
 api POST /api/v1/tracks "$SUB" "$(trk)" >/dev/null

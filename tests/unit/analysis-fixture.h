@@ -91,16 +91,15 @@ static inline void run(sqlite3 *db, int64_t exp, int64_t var, int idx, double io
 	job = sqlite3_last_insert_rowid(db);
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO runs (job_id, lease_token, experiment_id, variant_id,"
-		 " host_id, run_index, attempt, warmup, ns_per_io, created_at)"
-		 " VALUES (%lld, 'l%d', %lld, %lld, 1, %d, 1, 1, %s, 0)",
-		 (long long)job, lease_no++, (long long)exp, (long long)var, idx,
-		 ns > 0 ? "1e9 / 1" : "NULL");
+		 " host_id, run_index, attempt, warmup, created_at)"
+		 " VALUES (%lld, 'l%d', %lld, %lld, 1, %d, 1, 1, 0)",
+		 (long long)job, lease_no++, (long long)exp, (long long)var, idx);
 	exec(db, sql);
 	rid = sqlite3_last_insert_rowid(db);
 	if (ns > 0) {
-		snprintf(sql, sizeof(sql), "UPDATE runs SET ns_per_io = %.6f"
-			 " WHERE id = %lld", ns * (1 + sd_pct / 100 *
-			 stats_rng_normal(&rng)), (long long)rid);
+		snprintf(sql, sizeof(sql), "INSERT INTO run_metrics (run_id, metric,"
+			 " value) VALUES (%lld, 'ns_per_io', %.6f)", (long long)rid,
+			 ns * (1 + sd_pct / 100 * stats_rng_normal(&rng)));
 		exec(db, sql);
 	}
 	for (int t = 1; t <= 7; t++) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: ladder_fit() (daemon/lab/analysis.h), the calibration ladder's
+ * Description: ladder_fit() (daemon/analysis/ladder.h), the calibration ladder's
  * fit and MDE, on generated ns/IO runs with a known cost per canary unit
  * (3 ns on a 2400 ns/IO base, N = 0,1,2,4,8,16,64,256, 5 runs each, known
  * run noise): the cost per unit and the slope in % are recovered within 3
@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "daemon/lab/analysis.h"
+#include "daemon/analysis/ladder.h"
 #include "daemon/analysis/stats.h"
 #include "unit/check.h"
 

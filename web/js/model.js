@@ -2,6 +2,7 @@
 // documented in docs/api.md; this file is the one place that knows its
 // field names, and it tolerates optional fields being absent.
 import { arr, num, median } from './util.js';
+import { metricDefs, metricOf, metricRank, higherIsWorse } from './metrics.js';
 
 const str = (...vs) => {
 	for (const v of vs) if (typeof v === 'string' && v !== '') return v;
@@ -76,8 +77,8 @@ export function normRun(r) {
 		bootPos: num(r.boot_pos),
 		created: r.created_at,
 		timings: { build: num(r.build_s, r.timings && r.timings.build_s), boot: num(r.boot_s, r.timings && r.timings.boot_s), run: num(r.run_s, r.timings && r.timings.run_s) },
-		cpuSys: num(r.cpu_sys_ns_per_io, r.cpu && r.cpu.sys_ns_per_io),
-		cpuUser: num(r.cpu_user_ns_per_io, r.cpu && r.cpu.user_ns_per_io),
+		// every metric of the served table, by name (null: not reported)
+		metrics: Object.fromEntries(metricDefs().map((m) => [m.name, metricOf(r, m)])),
 		raw: r,
 	};
 }
@@ -162,8 +163,9 @@ export function normExperiment(e) {
 	if (done === null && variants.length) done = variants.reduce((a, v) => a + v.runs.length, 0);
 
 	const subject = str(e.subject, e.patch_subject, patches[0] && patches[0].subject);
-	// Headline: the IOPS comparison of the first compared variant.
-	comparisons.sort((a, b) => (a.metric === 'iops' ? 0 : 1) - (b.metric === 'iops' ? 0 : 1));
+	// Headline: the first compared variant's comparison on the metric
+	// first in the table (IOPS).
+	comparisons.sort((a, b) => metricRank(a.metric) - metricRank(b.metric));
 	const firstVerdict = comparisons.find((c) => c.verdict) || null;
 	return {
 		id: num(e.id),
@@ -296,5 +298,5 @@ export function exactRows(res, variant) {
 	});
 }
 
-// Lower is worse for throughput, higher is worse for costs (ns, latency).
-export const worse = (metric, d) => (d === null || d === undefined ? false : /ns|lat/.test(metric) ? d > 0 : d < 0);
+// Worse in the metric's direction (the served metric table).
+export const worse = (metric, d) => (d === null || d === undefined ? false : higherIsWorse(metric) ? d > 0 : d < 0);

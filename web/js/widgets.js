@@ -4,6 +4,7 @@
 import { h, fmt, num, arr, verdictBadge } from './util.js';
 import { askKey, ApiError } from './api.js';
 import { exactRows } from './model.js';
+import { metricLabel, fmtMetric } from './metrics.js';
 
 // A key entered from an error box: the router draws the page again.
 const rerender = () => window.dispatchEvent(new HashChangeEvent('hashchange'));
@@ -63,8 +64,8 @@ function mdeValue(c) {
 	return h('span', { class: 'big mde' }, c.mde !== null ? '±' + fmt.pctSig(c.mde) : '–');
 }
 
-const metricVal = (m, v) => (m === 'ns_per_io' || m === 'ns' ? fmt.ns(v) : fmt.iopsFull(v));
-const metricName = (m) => (m === 'ns_per_io' || m === 'ns' ? 'ns/IO' : 'IOPS');
+const metricVal = fmtMetric;
+const metricName = metricLabel;
 function deltaClass(c) {
 	if (c.verdict === 'regression') return 'pos';
 	if (c.verdict === 'improvement') return 'neg';

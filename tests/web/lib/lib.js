@@ -180,7 +180,7 @@ function benchJSON({ seconds = 10, warmup = 2, iops = 3500000, noise = 0.003, se
 		kernel: '6.1.0-perflab',
 		device: { name: 'nullb0', model: '', firmware: '', logical_block_size: 512, io_poll: 1, scheduler: 'none', size_bytes: 1073741824 },
 		samples,
-		summary: { warmup, seconds: seconds - warmup, mean, median: mean, stddev: mean * noise, total_ios: Math.round(mean * seconds), ns_per_io: 1e9 / mean, ios_measured: 0 },
+		summary: { warmup, seconds: seconds - warmup, mean, median: mean, stddev: mean * noise, total_ios: Math.round(mean * seconds), ns_per_io: 1e9 / mean, ios_measured: 0, window_ios: Math.round(mean * (seconds - warmup)), eagain: 0 },
 		cpu: { user_ns_per_io: 12.5, sys_ns_per_io: 1e9 / mean - 12.5 },
 		profile: { event: 'cpu-clock', total: total + 100, lost: 0, symbols, stacks },
 	};

@@ -2,6 +2,7 @@
 // can be changed in place (PATCH /api/v1/alerts/{id}; submit or admin key).
 // URL: #/alerts?state=&id=&series=
 import { h, clear, fmt, link, setQuery, stateBadge, arr } from '../util.js';
+import { metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { normAlert, worse } from '../model.js';
 import { errorBox } from '../widgets.js';
@@ -76,7 +77,7 @@ export async function render(ctx) {
 		return h('tr', { dataset: { id: a.id } },
 			h('td', { class: 'num' }, String(a.id)),
 			h('td', { class: 'wrap-anywhere' }, a.title || '(untitled)', h('div', { class: 'muted small' }, a.kind === 'change_point' ? 'change point' : a.kind === 'verdict' ? 'regression verdict' : a.kind, a.host ? ' · host ' + a.host : '', a.metric ? ' · ' + a.metric : '')),
-			h('td', { class: 'num ' + (worse(a.metric, a.delta) ? 'pos' : '') }, fmt.spct(a.delta), a.metric ? h('div', { class: 'muted small' }, /ns/.test(a.metric) ? 'ns/IO' : a.metric === 'iops' ? 'IOPS' : a.metric) : null),
+			h('td', { class: 'num ' + (worse(a.metric, a.delta) ? 'pos' : '') }, fmt.spct(a.delta), a.metric ? h('div', { class: 'muted small' }, metricLabel(a.metric)) : null),
 			h('td', null,
 				a.experimentId !== null ? h('a', { href: link('/experiments/' + a.experimentId) }, 'experiment #' + a.experimentId) : null,
 				a.seriesId !== null ? h('a', { href: link('/trends', { series: a.seriesId }) }, 'series #' + a.seriesId) : null),

@@ -7,6 +7,8 @@ import { normExperiment, runMeans, perfDiffRows, isExact } from '../model.js';
 import { runsChart, stripPlot } from '../charts.js';
 import { errorBox, verdictPanel, exactSummary, exactTable } from '../widgets.js';
 
+import { metricDefs, metricLabel, fmtMetric } from '../metrics.js';
+
 export async function render(ctx) {
 	const id = ctx.params[0];
 	document.title = 'Experiment ' + id + ' · perflab';
@@ -178,12 +180,9 @@ function lkpBlock(e) {
 	const others = e.variants.filter((v) => v !== ctl);
 	lines.push(ctl.name.padStart(18) + '                  ' + others.map((v) => v.name).join(' / '));
 	lines.push('---------------- ' + ' --------------------------- '.repeat(Math.max(1, others.length)));
-	const metrics = [
-		['io_uring.iops', (r) => r.mean],
-		['io_uring.ns_per_io', (r) => r.ns],
-		['cpu.sys_ns_per_io', (r) => r.cpuSys],
-		['cpu.user_ns_per_io', (r) => r.cpuUser],
-	];
+	// every metric of the table that has a better direction
+	const metrics = metricDefs().filter((m) => m.direction !== 'neutral')
+		.map((m) => [m.name, (r) => r.metrics[m.name]]);
 	for (const [name, f] of metrics) {
 		const b = stat(ctl.runs.map(f));
 		if (!b) continue;

@@ -2,7 +2,7 @@
 // hardware facts, per-host noise and MDE from A/A calibration.
 import { h, clear, fmt, link, stateBadge, arr, toUnix, num } from '../util.js';
 
-const metricLabel = (m) => (/ns/.test(m || '') ? 'ns/IO' : m === 'iops' ? 'IOPS' : m || '');
+import { metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { normHost } from '../model.js';
 import { errorBox } from '../widgets.js';

@@ -1,6 +1,7 @@
 // Queue / experiments: live list with state, submitter, patch subject, host,
 // progress and verdict. Filter by state is in the URL (#/experiments?state=).
 import { h, clear, fmt, link, verdictBadge, stateBadge, arr } from '../util.js';
+import { metricDefs, metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { normExperiment } from '../model.js';
 import { errorBox } from '../widgets.js';
@@ -70,7 +71,7 @@ export async function render(ctx) {
 						h('span', { class: 'progress' }, h('span', { style: { width: pct + '%' } })),
 						e.planned !== null ? (e.done ?? 0) + ' / ' + e.planned + ' runs' : '–'),
 					h('td', null, verdictBadge(e.verdict)),
-					h('td', { class: 'num' }, e.delta !== null ? fmt.spct(e.delta) + ' ' + (/ns/.test(e.verdictMetric) ? 'ns/IO' : 'IOPS') : '–'),
+					h('td', { class: 'num' }, e.delta !== null ? fmt.spct(e.delta) + ' ' + metricLabel(e.verdictMetric || (metricDefs()[0] || {}).name || '') : '–'),
 					h('td', { class: 'nowrap muted' }, fmt.ago(e.created)));
 			})));
 	}

@@ -3,6 +3,7 @@
 // the zoom and the selection live in the URL:
 // #/trends?series=ID,ID&host=&q=&from=UNIX&to=UNIX
 import { h, clear, fmt, link, setQuery, num, arr, toUnix } from '../util.js';
+import { metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { trendChart } from '../charts.js';
 import { normAlert, worse } from '../model.js';
@@ -44,7 +45,7 @@ export function normSeries(s) {
 	};
 }
 
-const unitOf = (m) => (/ns/.test(m) ? 'ns/IO' : /iops/i.test(m) ? 'IOPS' : m);
+const unitOf = metricLabel;
 
 export async function render(ctx) {
 	document.title = 'Trends · perflab';

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * In-memory ring of recent events for GET /api/v1/events (SSE).
+ * In-memory ring of recent events: what the lab publishes as jobs,
+ * experiments and runs change; the HTTP layer streams it as
+ * GET /api/v1/events (SSE, http/api_events.c).
  * Types: "job" (state/phase changes), "experiment" (state changes),
  * "run" (a result stored). Data is a JSON object, see docs/api.md.
  */
-#ifndef PERFLAB_EVENTS_H
-#define PERFLAB_EVENTS_H
+#ifndef PERFLAB_LAB_EVENTS_H
+#define PERFLAB_LAB_EVENTS_H
 
 #include <pthread.h>
 #include <stdint.h>
 #include <jansson.h>
-
-#include "daemon/http/http.h"
 
 #define EVENTS_RING 1024
 
@@ -45,7 +45,5 @@ void events_publish(struct events *ev, const char *type, json_t *data);
 long events_read(struct events *ev, uint64_t *after, int64_t only,
 		 int timeout_ms, char *buf, size_t len);
 uint64_t events_last_id(struct events *ev);
-
-int api_events(struct http_req *req, struct http_resp *resp);
 
 #endif

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The daemon's state as handlers see it: configuration, the connection
+ * pool and the one writer (store/), the lab's event ring and job queue
+ * (lab/), and the HTTP layer's caches and counters. server.c fills it in
+ * and runs the threads; handlers reach it as req->srv and include this
+ * header, never server.h (which sits above the route table).
+ */
+#ifndef PERFLAB_STATE_H
+#define PERFLAB_STATE_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/http/auth.h"
+#include "daemon/http/cache.h"
+#include "daemon/http/clientaddr.h"
+#include "daemon/http/http.h"
+#include "daemon/http/metrics.h"
+#include "daemon/http/ratelimit.h"
+#include "daemon/lab/events.h"
+#include "daemon/lab/jobs.h"
+#include "daemon/lab/queue.h"
+#include "daemon/store/db.h"
+#include "daemon/store/writer.h"
+
+struct server_config {
+	const char *listen;	/* "ADDR:PORT" ("[::1]:PORT"); port 0 picks one */
+	const char *db_path;
+	const char *web_dir;	/* NULL: no static files */
+	const char *port_file;	/* write the bound port here */
+	int lease_seconds;	/* default 60 */
+	int max_attempts;	/* default 3 */
+	int auth_ttl;		/* seconds a verified key stays cached */
+	bool public_read;	/* AUTH_READ routes need no key */
+	int conn_limit;
+	/* Alert email (alerts.h): SMTP URL, sender, recipients; link base. */
+	const char *smtp_url, *smtp_from, *smtp_to, *public_url;
+	const char *smtp_user, *smtp_password;	/* SMTP AUTH, optional */
+	int max_queued_runs;	/* per non-admin key; 0: no quota */
+	/* Bare mirrors of git bases; NULL: "git" beside --db. */
+	const char *git_dir;
+	int track_poll;		/* seconds between polls of every track */
+	/* Peers whose X-Forwarded-For names the client (--trusted-proxy). */
+	struct clientaddr_proxies proxies;
+};
+
+struct server {
+	struct server_config cfg;
+	struct db_pool pool;
+	struct auth_cache auth;
+	struct events events;
+	struct metrics metrics;
+	struct resp_cache cache;	/* rendered GET responses, see cache.h */
+	struct ratelimit auth_fails;	/* failed keys per client, see ratelimit.h */
+	char web_real[PATH_MAX];
+	/* The runner protocol's write transactions, one at a time (FIFO). */
+	struct db_writer writer;
+	/* Claim long-poll: bumped whenever jobs become claimable. */
+	struct job_queue queue;
+	volatile int stopping;
+	pthread_t reaper;
+	struct MHD_Daemon *mhd;
+	int port;
+};
+
+/* Take the write lock; returns the writer connection to use until unlock. */
+static inline sqlite3 *server_writer_lock(struct server *s)
+{
+	return db_writer_lock(&s->writer);
+}
+
+static inline void server_writer_unlock(struct server *s)
+{
+	db_writer_unlock(&s->writer);
+}
+
+/* Jobs became claimable: wake long-polling claims. */
+static inline void server_queue_kick(struct server *s)
+{
+	job_queue_kick(&s->queue);
+}
+
+/* Wait up to @ms for a kick after generation @gen; returns the new generation. */
+static inline uint64_t server_queue_wait(struct server *s, uint64_t gen, int ms)
+{
+	return job_queue_wait(&s->queue, gen, ms);
+}
+
+static inline uint64_t server_queue_gen(struct server *s)
+{
+	return job_queue_gen(&s->queue);
+}
+
+/* The jobs context (jobs.h) of the running server. */
+static inline void server_jobs_ctx(struct server *s, struct jobs_ctx *c)
+{
+	c->lease_seconds = s->cfg.lease_seconds;
+	c->max_attempts = s->cfg.max_attempts;
+	c->ev = &s->events;
+	c->defer = NULL;
+}
+
+#endif

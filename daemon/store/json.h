@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Query rows as JSON: what a handler answers and what a job spec carries
+ * are SQLite rows turned into jansson values here, once.
+ */
+#ifndef PERFLAB_STORE_JSON_H
+#define PERFLAB_STORE_JSON_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include <sqlite3.h>
+
+/*
+ * JSON string from bytes that may not be valid UTF-8 (patch text, logs):
+ * invalid sequences become U+FFFD. Never NULL unless out of memory.
+ */
+json_t *json_string_lossy(const char *s, size_t len);
+/* Column @i of @st as JSON: null, integer, real, or lossy string. */
+json_t *json_col(sqlite3_stmt *st, int i);
+
+/*
+ * The current row of @st as an object keyed by column name. A column
+ * named "a.b" goes into sub-object "a" as "b"; a name ending in "_json"
+ * holds JSON text that is parsed (the suffix is dropped).
+ */
+json_t *json_row(sqlite3_stmt *st);
+/* Every row of @st (after binding) as an array of json_row objects. */
+json_t *json_rows(sqlite3_stmt *st);
+
+#endif
