@@ -11,7 +11,7 @@
 #include <openssl/hmac.h>
 
 #include "daemon/lab/alerts.h"
-#include "daemon/lab/bisect_report.h"
+#include "daemon/lab/report_mail.h"
 #include "daemon/store/db.h"
 
 static const char *const states[] = {
@@ -591,8 +591,8 @@ static int deliver_email(sqlite3 *db, int64_t alert,
 	int ok;
 
 	if (report) {
-		body = bisect_report_mail(report, alert, smtp);
-		rcpt = bisect_report_rcpt(report, smtp);
+		body = report_mail_build(report, alert, smtp->from, smtp->to);
+		rcpt = report_mail_rcpt(report, smtp->to);
 	} else {
 		body = alerts_email_text(db, alert, smtp);
 		rcpt = strdup(smtp->to);

@@ -10,6 +10,7 @@
 
 #include "daemon/analysis/lkp_report.h"
 #include "daemon/analysis/mail_out.h"
+#include "daemon/lab/alerts.h"
 #include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_run.h"
 #include "daemon/lab/exact_load.h"
@@ -332,74 +333,6 @@ int64_t bisect_report_raise(sqlite3 *db, json_t *b,
 	json_decref(j);
 	src_free(&s);
 	return id;
-}
-
-/* Recipients: the commit's author, then the configured list. */
-static size_t recipients(json_t *rep, const struct alerts_smtp *smtp,
-			 char *list, const char **to, size_t max)
-{
-	size_t n = 0;
-	char *save = NULL;
-
-	if (jstr(rep, "to"))
-		to[n++] = jstr(rep, "to");
-	for (char *t = strtok_r(list, ", ", &save); t && n < max;
-	     t = strtok_r(NULL, ", ", &save))
-		to[n++] = t;
-	(void)smtp;
-	return n;
-}
-
-char *bisect_report_rcpt(const char *report, const struct alerts_smtp *smtp)
-{
-	json_t *rep = json_loads(report ? report : "", 0, NULL);
-	const char *author = jstr(rep, "to"), *list = smtp && smtp->to ? smtp->to : "";
-	char *out = NULL;
-
-	if (mail_addr_ok(author)) {
-		if (asprintf(&out, "%s%s%s", author, *list ? "," : "", list) < 0)
-			out = NULL;
-	} else {
-		out = strdup(list);
-	}
-	json_decref(rep);
-	return out;
-}
-
-char *bisect_report_mail(const char *report, int64_t alert_id,
-			 const struct alerts_smtp *smtp)
-{
-	json_t *rep = json_loads(report ? report : "", 0, NULL);
-	char *list = strdup(smtp && smtp->to ? smtp->to : ""), *msg = NULL;
-	const char *to[64];
-	char mid[96], date[64];
-	struct mail_out m;
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (!rep || !list)
-		goto out;
-	snprintf(mid, sizeof(mid), "<perflab-bisection-%lld-alert-%lld@perflab>",
-		 (long long)json_integer_value(json_object_get(
-			 json_object_get(rep, "bisection"), "id")),
-		 (long long)alert_id);
-	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000",
-		 gmtime_r(&now, &tm));
-	m = (struct mail_out){
-		.date = date,
-		.from = smtp && smtp->from ? smtp->from : "perflab@localhost",
-		.from_name = "perflab",
-		.to = to,
-		.nr_to = recipients(rep, smtp, list, to, 64),
-		.subject = jstr(rep, "subject"),
-		.message_id = mid,
-		.in_reply_to = jstr(rep, "in_reply_to"),
-	};
-	msg = mail_build(&m, jstr(rep, "text") ? jstr(rep, "text") : "");
-out:
-	free(list);
-	json_decref(rep);
-	return msg;
 }
 
 /* `git patch-id --stable` of a stored patch's text, with the git runner

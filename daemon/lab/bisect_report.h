@@ -3,7 +3,8 @@
  * bisect_report - the report of a bisection that found its culprit: the
  * LKP-style text (analysis/lkp_report.c) with the culprit experiment's
  * exact perf diff, mailed to the commit's author and the configured list,
- * and a webhook event with the bisection JSON (alerts.c delivers both).
+ * and a webhook event with the bisection JSON (alerts.c delivers both,
+ * the mail through report_mail.c).
  *
  * bisect_notify_culprit() (bisect_run.h) is the daemon's entry: it reads
  * the bisection and raises the report with `git patch-id --stable` run by
@@ -22,7 +23,6 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "daemon/lab/alerts.h"
 
 /* `git patch-id --stable` of @len bytes of patch text into @out (40 hex
  * + NUL): 0, or -1 when git failed or found no patch. */
@@ -55,15 +55,7 @@ char *bisect_report_thread(sqlite3 *db, const char *pid,
 int64_t bisect_report_raise(sqlite3 *db, json_t *bisection,
 			    const struct bisect_report_opts *o, time_t now);
 
-/* The mail of a bisection alert's stored @report (malloc'd) or NULL. */
-char *bisect_report_mail(const char *report, int64_t alert_id,
-			 const struct alerts_smtp *smtp);
-
 /* The lab's public URL for links in reports (perflabd --public-url). */
 void bisect_report_set_url(const char *url);
-
-/* SMTP recipients of that mail: the author when the address is usable,
- * then the configured list; comma-separated (malloc'd). */
-char *bisect_report_rcpt(const char *report, const struct alerts_smtp *smtp);
 
 #endif /* PERFLAB_BISECT_REPORT_H */
