@@ -27,7 +27,7 @@ LIBPERF_DIR := $(B)/libperf
 LINUX_SRC   := $(B)/linux-source-6.1
 
 .PHONY: all deps test run bench clean static-bench fuzz soak check-asan format \
-	kexec-host test-kexec-vm
+	kexec-host test-kexec-vm test-bisect
 
 all: $(B)/perflabd $(B)/perflab-runner $(B)/perflab $(B)/perflab-bench $(B)/perflab-bench-static $(B)/perflab-insn.so tests
 
@@ -180,6 +180,11 @@ kexec-host: all static-bench
 
 test-kexec-vm: kexec-host
 	@tests/kexec-vm/rehearsal.sh
+
+# Git history end to end (tests/bisect/bisect.sh): a track over a local
+# series finds a step, bisects it to the costly commit and mails the report.
+test-bisect: all static-bench $(B)/perflab-insn.so
+	@tests/bisect/bisect.sh
 
 run: all static-bench
 	@scripts/run-lab.sh

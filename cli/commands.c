@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * commands - submit, show, perf-diff, compare, alerts, hosts.
+ * (track and bisect are in track.c.)
  * (run is in series.c, watch in watch.c, table output in render.c.)
  */
 #include <getopt.h>
@@ -35,6 +36,17 @@ const struct cli_command cli_commands[] = {
 	{ "cancel", cmd_cancel, "ID", "cancel an experiment's unfinished runs" },
 	{ "alerts", cmd_alerts, "[--state S] [--json]", "list regression alerts" },
 	{ "hosts", cmd_hosts, "[--json]", "list test hosts" },
+	{ "track", cmd_track,
+	  "add --base B --label L [--ref R] [--backend K] [--runs N]\n"
+	  "             [--every N | --every-seconds S] [--bench JSON]\n"
+	  "       | list [--json] | show ID [--json]",
+	  "measure a git base's ref commit by commit (every Nth commit, or on a\n"
+	  "      schedule); list tracks; a track's points, change points, bisections" },
+	{ "bisect", cmd_bisect,
+	  "start --base B --good SHA --bad SHA [--label L] [--backend K]\n"
+	  "             [--runs N] [--bench JSON] | show ID [--json]",
+	  "bisect a step between two commits of a git base; show every step\n"
+	  "      (commit, runs, delta, CI, verdict) and the culprit" },
 };
 
 const int cli_commands_count = sizeof(cli_commands) / sizeof(cli_commands[0]);

@@ -23,6 +23,8 @@ for d in tests/*/; do
 	[ "$d" = tests/e2e ] && continue
 	# The kexec rehearsal VM has its own target: make test-kexec-vm.
 	[ "$d" = tests/kexec-vm ] && continue
+	# So has the git bisection end to end: make test-bisect.
+	[ "$d" = tests/bisect ] && continue
 	for t in "$d"/*.sh "$d"/*.js; do
 		[ -f "$t" ] && [ -x "$t" -o "${t##*.}" = js ] && list+=("$t")
 	done

@@ -17,11 +17,7 @@
 #include "daemon/http/http.h"
 #include "daemon/analysis/perfdiff.h"
 #include "daemon/analysis/perfdiff_exact.h"
-
-struct pdx_variant {
-	int64_t id;
-	const char *name;
-};
+#include "daemon/lab/exact_load.h"
 
 json_t *perfdiff_exact_json(const struct pdx_result *r);
 

@@ -25,6 +25,7 @@
 #include "daemon/lab/jobs.h"
 #include "daemon/http/routes.h"
 #include "daemon/http/server.h"
+#include "daemon/lab/bisect_report.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/bisect_run.h"
 #include "daemon/lab/tracks.h"
@@ -621,6 +622,7 @@ int server_start(struct server *s, const struct server_config *cfg)
 	if (open_db(s))
 		return -1;
 	git_dir_init(cfg);
+	bisect_report_set_url(cfg->public_url);
 	auth_cache_init(&s->auth, cfg->auth_ttl);
 	ratelimit_init(&s->auth_fails, RATELIMIT_BURST, RATELIMIT_PER_SECOND);
 	events_init(&s->events);

@@ -11,6 +11,7 @@
 #include <openssl/hmac.h>
 
 #include "daemon/lab/alerts.h"
+#include "daemon/lab/report_mail.h"
 #include "daemon/store/db.h"
 
 static const char *const states[] = {
@@ -167,6 +168,37 @@ out:
 	return id;
 }
 
+int64_t alerts_raise_bisection(sqlite3 *db, int64_t bisection_id,
+			       const char *title, const char *metric,
+			       double delta, int64_t exp, const char *report,
+			       int email, time_t now)
+{
+	sqlite3_stmt *st;
+	int64_t id;
+	int ok;
+
+	if (db_begin(db))
+		return -1;
+	id = insert_alert_rows(db, "bisection", title, metric, delta, exp, 0, 0,
+			       0, 0, email, now);
+	if (id < 0)
+		goto fail;
+	st = db_prepare(db, "UPDATE alerts SET bisection_id = ?, report = ?"
+			" WHERE id = ?");
+	if (!st)
+		goto fail;
+	sqlite3_bind_int64(st, 1, bisection_id);
+	sqlite3_bind_text(st, 2, report, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, id);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	if (ok && !db_commit(db))
+		return id;
+fail:
+	db_rollback(db);
+	return -1;
+}
+
 int alerts_state_valid(const char *state)
 {
 	for (int i = 0; states[i]; i++)
@@ -177,7 +209,8 @@ int alerts_state_valid(const char *state)
 
 int alerts_kind_valid(const char *kind)
 {
-	return !strcmp(kind, "verdict") || !strcmp(kind, "change_point");
+	return !strcmp(kind, "verdict") || !strcmp(kind, "change_point") ||
+	       !strcmp(kind, "bisection");
 }
 
 int alerts_set_state(sqlite3 *db, int64_t alert_id, const char *state,
@@ -261,17 +294,42 @@ static json_t *query_json(sqlite3 *db, const char *sql, int64_t id)
 	return a;
 }
 
+char *alerts_report(sqlite3 *db, int64_t alert_id)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT report FROM alerts WHERE id = ?");
+	char *r = NULL;
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, alert_id);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		r = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return r;
+}
+
 json_t *alerts_json(sqlite3 *db, int64_t alert_id)
 {
 	json_t *a = query_json(db,
 		"SELECT id, kind, state, title, metric, delta_pct, experiment_id,"
 		" comparison_id, series_id, change_point_id, host_id, created_at,"
-		" updated_at FROM alerts WHERE id = ?", alert_id);
+		" updated_at, bisection_id FROM alerts WHERE id = ?", alert_id);
 	json_t *o = json_incref(json_array_get(a, 0));
+	char *report;
 
 	json_decref(a);
 	if (!o)
 		return NULL;
+	/* a bisection's event carries the bisection and the report text */
+	report = alerts_report(db, alert_id);
+	if (report) {
+		json_t *r = json_loads(report, 0, NULL);
+
+		json_object_set(o, "bisection", json_object_get(r, "bisection"));
+		json_object_set(o, "report", json_object_get(r, "text"));
+		json_decref(r);
+		free(report);
+	}
 	json_object_set_new(o, "history", query_json(db,
 		"SELECT state, who, note, at FROM alert_history WHERE alert_id = ?"
 		" ORDER BY id", alert_id));
@@ -412,12 +470,12 @@ static int send_webhook(const char *url, const char *secret, int64_t did,
 	return rc == CURLE_OK && *status >= 200 && *status <= 299 ? 0 : -1;
 }
 
-static int send_email(const struct alerts_smtp *smtp, const char *msg,
-		      char *err, size_t errlen)
+static int send_email(const struct alerts_smtp *smtp, const char *rcpts,
+		      const char *msg, char *err, size_t errlen)
 {
 	struct upload u = { msg, strlen(msg) };
 	struct curl_slist *rcpt = NULL;
-	char *to = strdup(smtp->to), *save = NULL, from[256];
+	char *to = strdup(rcpts), *save = NULL, from[256];
 	CURL *c = curl_easy_init();
 	CURLcode rc = CURLE_FAILED_INIT;
 
@@ -524,6 +582,30 @@ static int load_due(sqlite3 *db, time_t now, int email_ok, struct due **out,
 	return *out ? 0 : -1;
 }
 
+/* One mail: a bisection's stored report, else the LKP-style alert text. */
+static int deliver_email(sqlite3 *db, int64_t alert,
+			 const struct alerts_smtp *smtp, char *err,
+			 size_t errlen)
+{
+	char *report = alerts_report(db, alert), *body, *rcpt;
+	int ok;
+
+	if (report) {
+		body = report_mail_build(report, alert, smtp->from, smtp->to);
+		rcpt = report_mail_rcpt(report, smtp->to);
+	} else {
+		body = alerts_email_text(db, alert, smtp);
+		rcpt = strdup(smtp->to);
+	}
+	if (!body)
+		snprintf(err, errlen, "cannot build the mail");
+	ok = body && rcpt && !send_email(smtp, rcpt, body, err, errlen);
+	free(report);
+	free(body);
+	free(rcpt);
+	return ok;
+}
+
 int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
 {
 	int email_ok = smtp && smtp->url && smtp->to;
@@ -539,8 +621,8 @@ int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
 		int ok;
 
 		if (!strcmp(due[i].channel, "email")) {
-			body = alerts_email_text(db, due[i].alert, smtp);
-			ok = body && !send_email(smtp, body, err, sizeof(err));
+			ok = deliver_email(db, due[i].alert, smtp, err,
+					   sizeof(err));
 		} else {
 			json_t *a = alerts_json(db, due[i].alert);
 

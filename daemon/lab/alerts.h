@@ -44,9 +44,21 @@ int64_t alerts_raise_verdict(sqlite3 *db, int64_t comparison_id, int email,
 int64_t alerts_raise_change_point(sqlite3 *db, int64_t cp_id, int email,
 				  time_t now);
 
+/*
+ * The alert of a bisection that found its culprit, with its @report
+ * (bisect_report.c builds it); in one transaction. The alert id or -1.
+ */
+int64_t alerts_raise_bisection(sqlite3 *db, int64_t bisection_id,
+			       const char *title, const char *metric,
+			       double delta, int64_t exp, const char *report,
+			       int email, time_t now);
+
+/* The stored report of a bisection alert (malloc'd JSON) or NULL. */
+char *alerts_report(sqlite3 *db, int64_t alert_id);
+
 /* 1 when @state is one of the triage states, else 0. */
 int alerts_state_valid(const char *state);
-/* 1 when @kind is an alert kind (verdict, change_point), else 0. */
+/* 1 when @kind is an alert kind (verdict, change_point, bisection). */
 int alerts_kind_valid(const char *kind);
 
 /* Set @state (validated) with @who and an optional @note. 0, -1 bad state,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bisections as JSON (GET /api/v1/bisections[/{id}]) and the report hook;
- * see bisect_run.h and docs/contracts.md.
+ * Bisections as JSON (GET /api/v1/bisections[/{id}]); see bisect_run.h
+ * and docs/contracts.md. The report hook is in bisect_report.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,8 +69,13 @@ static json_t *culprit_json(sqlite3 *db, int64_t id, int64_t base_id,
 		       " ORDER BY s.id DESC LIMIT 1", id, 0);
 	if (!c)
 		c = json_pack("{s:s}", "commit", sha);
-	if (!bases_by_id(db, base_id, &b) && b.git)
+	if (!bases_by_id(db, base_id, &b) && b.git) {
+		char parent[41];
+
 		gitmirror_patch_id(b.mirror, sha, pid);
+		if (!gitmirror_parent(b.mirror, sha, parent))
+			json_object_set_new(c, "parent", json_string(parent));
+	}
 	json_object_set_new(c, "patch_id", pid[0] ? json_string(pid) : json_null());
 	json_object_set_new(c, "message_id", json_null());
 	return c;
@@ -140,16 +145,4 @@ json_t *bisect_run_list_json(sqlite3 *db)
 			  " s.bisection_id = b.id), 'created_at', b.created_at)"
 			  " FROM bisections b JOIN bases ba ON ba.id = b.base_id"
 			  " WHERE ?1 = ?1 ORDER BY b.id DESC LIMIT 1000", 0, 1);
-}
-
-/*
- * The report of a culprit. This is the hook the report code fills in
- * (bisect_report_raise() with bisect_run_json()): until then nothing is
- * raised and the bisection's report_alert_id stays null.
- */
-int64_t bisect_notify_culprit(sqlite3 *db, int64_t bisection_id)
-{
-	(void)db;
-	(void)bisection_id;
-	return 0;
 }

@@ -5,6 +5,8 @@
 //   #/experiments/ID/perf-diff[?variant=&q=&dso=&sort=&dir=]
 //   #/trends[?series=&from=&to=]      #/hosts   #/alerts[?state=]   #/submit
 //   #/compare                         compare pasted logs (nothing stored)
+//   #/tracks   #/tracks/ID            git tracks, commit by commit
+//   #/bisections/ID                   a bisection's steps and culprit
 import { h, clear, parseHash } from './util.js';
 import { askKey, getKey, setKey, subscribe } from './api.js';
 import { errorBox } from './widgets.js';
@@ -17,6 +19,8 @@ import * as hosts from './pages/hosts.js';
 import * as alerts from './pages/alerts.js';
 import * as submit from './pages/submit.js';
 import * as compare from './pages/compare.js';
+import * as tracks from './pages/tracks.js';
+import * as bisection from './pages/bisection.js';
 
 const routes = [
 	[/^\/?$/, 'experiments', queue],
@@ -28,6 +32,9 @@ const routes = [
 	[/^\/alerts\/?$/, 'alerts', alerts],
 	[/^\/submit\/?$/, 'submit', submit],
 	[/^\/compare\/?$/, 'compare', compare],
+	[/^\/tracks\/?$/, 'tracks', tracks],
+	[/^\/tracks\/(\d+)\/?$/, 'tracks', tracks],
+	[/^\/bisections\/(\d+)\/?$/, 'tracks', bisection],
 ];
 
 const app = document.getElementById('app');

@@ -1,0 +1,153 @@
+// Tracks: a git base's ref measured commit by commit.
+//   #/tracks        every track (base, ref, backend, points, change points)
+//   #/tracks/ID     its series (uPlot, x = commit order; hover shows the
+//                   commit's subject and author), the confirmed change
+//                   points as dashed lines, and links to their bisections.
+import { h, fmt, link, stateBadge, arr, num, cssVar, si } from '../util.js';
+import { api } from '../api.js';
+
+const short = (sha) => String(sha ?? '').slice(0, 12);
+
+export function normTrack(t) {
+	const every = t.every || {};
+	return {
+		id: num(t.id),
+		base: String(t.base ?? ''), ref: String(t.ref ?? ''),
+		label: String(t.label ?? ''), backend: String(t.backend ?? ''),
+		runs: num(t.runs), head: String(t.head ?? ''),
+		every: every.seconds ? 'every ' + every.seconds + ' s' : every.commits > 1 ? 'every ' + every.commits + ' commits' : 'every commit',
+		listed: Array.isArray(t.points),
+		// the series' metric: ns_per_io on exact tiers (up is worse), else iops
+		metric: /ns/.test(String(t.metric ?? t.series_metric ?? '')) ? 'ns/IO' : t.metric ? String(t.metric) : 'value',
+		pollError: t.poll_error ? String(t.poll_error) : '',
+		points: arr(t.points).map((p) => ({
+			commit: String(p.commit ?? ''), subject: String(p.subject ?? ''), author: String(p.author ?? ''),
+			t: num(p.t), value: num(p.value), exp: num(p.experiment_id), state: String(p.state ?? ''),
+		})),
+		changePoints: arr(t.change_points).map((c) => ({
+			id: num(c.id), index: num(c.index), good: String(c.good ?? ''), bad: String(c.bad ?? ''),
+			delta: num(c.delta_pct), confirmed: c.confirmed === true,
+		})),
+		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: String(b.state ?? ''), culprit: b.culprit ? String(b.culprit) : '' })),
+	};
+}
+
+export async function render(ctx) {
+	if (ctx.params.length && ctx.params[0]) return renderOne(ctx, ctx.params[0]);
+	document.title = 'Tracks · perflab';
+	const root = h('div', { id: 'tracks' }, h('h1', null, 'Tracks'));
+	ctx.el.appendChild(root);
+	const list = arr(await api('/api/v1/tracks'), 'tracks', 'items').map(normTrack);
+	if (!list.length) {
+		root.appendChild(h('div', { class: 'empty', id: 'tracks-empty' },
+			h('strong', null, 'No tracks yet. '),
+			'Track a git base commit by commit with ',
+			h('code', null, 'perflab track add --base NAME --label L --ref master'), '.'));
+		return;
+	}
+	root.appendChild(h('table', { id: 'tracks-table' },
+		h('thead', null, h('tr', null, ['#', 'Label', 'Base', 'Ref', 'Backend', 'Runs', 'Schedule', 'Head', 'Points', 'Change points', 'Bisections']
+			.map((c, i) => h('th', { class: [0, 5, 8, 9].includes(i) ? 'num' : null }, c)))),
+		h('tbody', null, list.map((t) => h('tr', { dataset: { id: t.id } },
+			h('td', { class: 'num' }, h('a', { href: link('/tracks/' + t.id) }, String(t.id))),
+			h('td', null, h('a', { href: link('/tracks/' + t.id) }, t.label || '(no label)')),
+			h('td', null, t.base), h('td', null, t.ref), h('td', null, t.backend),
+			h('td', { class: 'num' }, t.runs === null ? '–' : String(t.runs)),
+			h('td', null, t.every),
+			h('td', { class: 'mono' }, short(t.head)),
+			h('td', { class: 'num' }, t.listed ? String(t.points.length) : '–'),
+			h('td', { class: 'num' }, t.listed ? String(t.changePoints.length) : '–'),
+			h('td', null, t.bisections.map((b) => h('a', { href: link('/bisections/' + b.id), class: 'bisection-link' }, '#' + b.id + ' ' + b.state + ' '))))))));
+}
+
+async function renderOne(ctx, id) {
+	document.title = 'Track ' + id + ' · perflab';
+	const t = normTrack(await api('/api/v1/tracks/' + encodeURIComponent(id)));
+	if (ctx.stale) return;
+	const root = h('div', { id: 'track' });
+	ctx.el.appendChild(root);
+	root.append(
+		h('h1', null, 'Track ', String(t.id), ': ', t.label),
+		h('p', { class: 'muted', id: 'track-head' },
+			t.base + ' ' + t.ref + ' on ' + t.backend + ' · ' + (t.runs ?? '–') + ' runs a commit · ' + t.every +
+			' · head ', h('span', { class: 'mono' }, short(t.head)), ' · ', h('a', { href: link('/tracks') }, 'all tracks')),
+		t.pollError ? h('p', { class: 'error', id: 'track-poll-error' }, 'The last poll failed: ' + t.pollError) : null);
+	const measured = t.points.filter((p) => p.value !== null);
+	const panel = h('div', { class: 'panel' });
+	root.appendChild(panel);
+	if (!measured.length) {
+		panel.appendChild(h('div', { class: 'empty', id: 'track-empty' }, 'No commit measured yet: points appear as their experiments finish.'));
+	} else {
+		const hover = h('div', { id: 'track-hover', class: 'small' }, h('span', { class: 'muted' }, 'Hover over the series for a commit.'));
+		const slot = h('div', { class: 'chart-slot' });
+		panel.append(hover, slot);
+		const u = commitChart(slot, measured, t.changePoints, hover, t.metric);
+		ctx.cleanup.push(() => u.destroy());
+	}
+	root.appendChild(h('h2', null, 'Change points'));
+	root.appendChild(t.changePoints.length ? h('table', { id: 'track-change-points' },
+		h('thead', null, h('tr', null, h('th', null, 'Point'), h('th', null, 'Good'), h('th', null, 'Bad'), h('th', { class: 'num' }, 'Change'), h('th', null, 'State'))),
+		h('tbody', null, t.changePoints.map((c) => h('tr', null,
+			h('td', null, c.index === null ? '–' : '#' + c.index),
+			h('td', { class: 'mono' }, short(c.good)), h('td', { class: 'mono' }, short(c.bad)),
+			h('td', { class: 'num' }, fmt.spct(c.delta)),
+			h('td', null, c.confirmed ? 'confirmed' : 'candidate'))))) :
+		h('p', { class: 'muted', id: 'track-no-cp' }, 'No change point detected.'));
+	root.appendChild(h('h2', null, 'Bisections'));
+	root.appendChild(t.bisections.length ? h('ul', { id: 'track-bisections' }, t.bisections.map((b) => h('li', null,
+		h('a', { href: link('/bisections/' + b.id), class: 'bisection-link' }, 'bisection #' + b.id), ' ', stateBadge(b.state),
+		b.culprit ? [' culprit ', h('span', { class: 'mono' }, short(b.culprit))] : null))) :
+		h('p', { class: 'muted' }, 'No bisection yet: a confirmed change point between commits more than one apart starts one.'));
+	root.appendChild(h('h2', null, 'Commits'));
+	root.appendChild(h('table', { id: 'track-points', class: 'small' },
+		h('thead', null, h('tr', null, h('th', null, 'Commit'), h('th', null, 'Subject'), h('th', null, 'Author'), h('th', { class: 'num' }, 'Value'), h('th', null, 'State'), h('th', null, 'Experiment'))),
+		h('tbody', null, t.points.map((p) => h('tr', null,
+			h('td', { class: 'mono' }, short(p.commit)), h('td', { class: 'wrap-anywhere' }, p.subject), h('td', null, p.author),
+			h('td', { class: 'num' }, p.value === null ? '–' : fmt.count(Math.round(p.value * 100) / 100)),
+			h('td', null, stateBadge(p.state)),
+			h('td', null, p.exp === null ? '–' : h('a', { href: link('/experiments/' + p.exp) }, '#' + p.exp)))))));
+}
+
+// The series over commit order; the cursor shows the commit in @hover.
+function commitChart(el, pts, cps, hover, metric) {
+	const xs = pts.map((_, i) => i), ys = pts.map((p) => p.value);
+	const line = cssVar('--c-a') || '#2563eb', cpColor = cssVar('--bad') || '#dc2626';
+	const show = (i) => {
+		const p = pts[i];
+		if (!p) return;
+		hover.replaceChildren(h('span', { class: 'mono' }, short(p.commit)), ' ', h('b', null, p.subject),
+			' — ', p.author, ' · ', fmt.count(p.value, metric));
+	};
+	const indexOf = (sha) => pts.findIndex((p) => p.commit === sha);
+	const opts = {
+		width: Math.max(320, el.clientWidth || 800), height: 260,
+		legend: { show: false },
+		cursor: { points: { size: 6 } },
+		scales: { x: { time: false } },
+		series: [{ label: 'commit' }, { label: metric, stroke: line, width: 1.5, points: { show: true, size: 5 } }],
+		axes: [{ splits: () => xs, values: (u, vals) => vals.map((v) => (pts[v] ? short(pts[v].commit).slice(0, 7) : '')) },
+			{ size: 70, values: (u, vals) => vals.map((v) => si(v)) }],
+		hooks: {
+			setCursor: [(u) => { if (u.cursor.idx !== null && u.cursor.idx !== undefined) show(u.cursor.idx); }],
+			draw: [(u) => {
+				const { top, height } = u.bbox;
+				u.ctx.save();
+				u.ctx.strokeStyle = cpColor;
+				u.ctx.lineWidth = 2 * (window.devicePixelRatio || 1);
+				u.ctx.setLineDash([6, 4]);
+				for (const c of cps) {
+					// between the last good and the first bad commit
+					const g = indexOf(c.good), b = indexOf(c.bad);
+					const at = g >= 0 && b >= 0 ? (g + b) / 2 : c.index !== null ? c.index - 0.5 : null;
+					if (at === null) continue;
+					const x = Math.round(u.valToPos(at, 'x', true));
+					u.ctx.beginPath(); u.ctx.moveTo(x, top); u.ctx.lineTo(x, top + height); u.ctx.stroke();
+				}
+				u.ctx.restore();
+			}],
+		},
+	};
+	const u = new uPlot(opts, [xs, ys], el);
+	el.dataset.changePoints = String(cps.length);
+	return u;
+}
