@@ -250,6 +250,22 @@ void tracks_experiment_settled(sqlite3 *db, int64_t exp)
 			(long long)exp);
 }
 
+int tracks_owns_experiment(sqlite3 *db, int64_t exp)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT EXISTS (SELECT 1 FROM track_points WHERE experiment_id = ?1)"
+		" OR EXISTS (SELECT 1 FROM bisection_steps WHERE experiment_id = ?1)");
+	int owned = 0;
+
+	if (!st)
+		return 0;
+	sqlite3_bind_int64(st, 1, exp);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		owned = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return owned;
+}
+
 /* ---- JSON ------------------------------------------------------------ */
 
 static json_t *query_json(sqlite3 *db, const char *sql, int64_t id, int many)

@@ -73,4 +73,11 @@ json_t *tracks_list_json(sqlite3 *db);
  */
 void tracks_experiment_settled(sqlite3 *db, int64_t exp);
 
+/*
+ * 1 when @exp is a track point or a bisection step. Their verdicts raise
+ * no alert of their own: the track's change point and the bisection's
+ * report are what people are told, once, not each step's regression.
+ */
+int tracks_owns_experiment(sqlite3 *db, int64_t exp);
+
 #endif

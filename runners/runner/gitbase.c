@@ -67,23 +67,6 @@ struct paths {
 	char hash[65];
 };
 
-/* Root's 0755 directory (0700 for @private), not a link. */
-static int root_dir(const char *path, mode_t mode)
-{
-	int fd, ret;
-
-	if (mkdir(path, mode) && errno != EEXIST)
-		return -1;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = fchmod(fd, mode);
-	if (!ret && geteuid() == 0)
-		ret = fchown(fd, 0, 0);
-	close(fd);
-	return ret;
-}
-
 /*
  * One git command: fixed argv after the safety options (and
  * trustctime=false: the farm's hard links change every file's ctime,
@@ -168,8 +151,8 @@ static int set_paths(struct gitbase *g, struct paths *p)
 	snprintf(g->dir, sizeof(g->dir), "%s/%s.git", p->top, p->hash);
 	snprintf(g->tree, sizeof(g->tree), "%s/%s.tree", p->top, p->hash);
 	snprintf(g->log, sizeof(g->log), "%s/%s.log", p->top, p->hash);
-	if (rutil_mkdirs(g->kcache, 0755) || root_dir(p->top, 0755) ||
-	    root_dir(p->home, 0700))
+	if (rutil_mkdirs(g->kcache, 0755) || rutil_own_dir(p->top, 0755, 0, 0) ||
+	    rutil_own_dir(p->home, 0700, 0, 0))
 		return -1;
 	return 0;
 }
@@ -231,7 +214,7 @@ static int materialise(struct gitbase *g, const struct paths *p)
 	/* A git killed with the runner leaves its lock; the flock is ours. */
 	snprintf(lk, sizeof(lk), "%s/index.lock", g->dir);
 	unlink(lk);
-	if (root_dir(g->tree, 0755))
+	if (rutil_own_dir(g->tree, 0755, 0, 0))
 		return -1;
 	/* Detached: the fetched branches stay as the remote has them. */
 	if (git(g, p, NULL, 120, gd, "update-ref", "--no-deref", "HEAD",

@@ -57,7 +57,7 @@ static const char init_script[] =
 	"\trm -f /tmp/result.json\n"
 	"}\n"
 	/*
-	 * A toggle boot (issue 20): /toggle lists the runs ("run JOB"), the
+	 * A toggle boot: /toggle lists the runs ("run JOB"), the
 	 * settings to write before each ("set PATH VALUE", checked by the
 	 * daemon and the runner) and "bench". Each setting is read back; a
 	 * write the kernel refuses, or a value it does not keep, ends the

@@ -301,18 +301,7 @@ static int lock_tree(const struct kbuild_req *r, const struct kb_paths *p)
 static int own_dir(const char *path, mode_t mode, int own,
 		   const struct kbuild_req *r)
 {
-	int fd, ret;
-
-	if (mkdir(path, mode) && errno != EEXIST)
-		return -1;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = fchmod(fd, mode);
-	if (!ret && geteuid() == 0)
-		ret = fchown(fd, own ? r->uid : 0, own ? r->gid : 0);
-	close(fd);
-	return ret;
+	return rutil_own_dir(path, mode, own ? r->uid : 0, own ? r->gid : 0);
 }
 
 static int make_dirs(const struct kbuild_req *r, const struct kb_paths *p,

@@ -223,6 +223,22 @@ void rutil_outcome(int rc, int status, char *buf, size_t len)
 	}
 }
 
+int rutil_own_dir(const char *path, mode_t mode, uid_t uid, gid_t gid)
+{
+	int fd, ret;
+
+	if (mkdir(path, mode) && errno != EEXIST)
+		return -1;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = fchmod(fd, mode);
+	if (!ret && geteuid() == 0)
+		ret = fchown(fd, uid, gid);
+	close(fd);
+	return ret;
+}
+
 int rutil_mkdirs(const char *path, mode_t mode)
 {
 	char tmp[4096];

@@ -49,6 +49,13 @@ int rutil_run(const struct rutil_cmd *c, int *status);
 void rutil_outcome(int rc, int status, char *buf, size_t len);
 
 int rutil_mkdirs(const char *path, mode_t mode);
+
+/*
+ * Make directory @path (its parent must exist) or take the one there:
+ * never through a link, mode @mode exactly, and owned by @uid:@gid when
+ * running as root. 0 or -1 with errno.
+ */
+int rutil_own_dir(const char *path, mode_t mode, uid_t uid, gid_t gid);
 /* Whole file into a NUL-terminated buffer; NULL on error (errno set). */
 char *rutil_read_file(const char *path, size_t *len);
 /* Last max bytes of a file (for uploading logs); "" if missing. */

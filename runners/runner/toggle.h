@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * toggle: the runner's half of a toggle experiment (issue 20). One boot
+ * toggle: the runner's half of a toggle experiment. One boot
  * of one kernel runs several jobs (job->runs, in the daemon's A B B A
  * order); before each run the variant's runtime settings are written and
  * read back. On qemu the guest's init does that from a plan in the

@@ -198,7 +198,7 @@ check "$(jq -r .culprit.verdict <<<"$bj")" = regression "culprit verdict"
 step "culprit $(jq -r '.culprit | .commit[0:12] + " " + .subject + " " + (.delta_pct | tostring) + "%"' <<<"$bj")"
 
 # ---- the report --------------------------------------------------------------
-# (the steps' own regression verdicts mail the list too: find the report)
+# (the steps' own verdicts raise no alert: the report is what is mailed)
 mail=
 for _ in $(seq 300); do
 	mail=$(grep -l '^Message-ID: <perflab-bisection-' "$TMP"/rx/mail.[0-9]* 2>/dev/null | head -n1)
@@ -207,6 +207,8 @@ for _ in $(seq 300); do
 done
 [ -n "$mail" ] || fail "no report mail: $(api GET /api/v1/alerts "$ADMIN" | jq -c '[.alerts[] | {kind, title}]')"
 echo "$(ls "$TMP"/rx/mail.* | wc -l) mails at the sink, the report is $(basename "$mail")"
+nverdict=$(api GET /api/v1/alerts "$ADMIN" | jq '[.alerts[] | select(.kind == "verdict")] | length')
+[ "$nverdict" = 0 ] || fail "$nverdict verdict alerts from the bisection's steps (the report alone should tell)"
 sed -n '1,/^$/p;/^$/q' "$mail"
 grep -q '^RCPT TO:<jane@dev.test>' "$mail" || fail "not sent to the author"
 grep -q '^RCPT TO:<lkml@lab.test>' "$mail" || fail "not sent to the list"
