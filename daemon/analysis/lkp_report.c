@@ -27,6 +27,21 @@ static const char *pct(char *buf, size_t n, double v, int sign)
 	return buf;
 }
 
+/*
+ * An MDE below what two decimals show: exact tiers (qemu-icount) resolve
+ * far less than 0.01 %, and "0.00%" would claim no resolution at all.
+ */
+static const char *mde_pct(char *buf, size_t n, double v)
+{
+	if (!isnan(v) && v > 0 && v < 0.005)
+		snprintf(buf, n, "<0.01%%");
+	else if (!isnan(v) && v == 0)
+		snprintf(buf, n, "exact");
+	else
+		pct(buf, n, v, 0);
+	return buf;
+}
+
 static const char *num2(char *buf, size_t n, double v, const char *fmt)
 {
 	if (isnan(v))
@@ -134,7 +149,7 @@ static void numbers(FILE *f, const struct lkp_report *r)
 		"delta", pct(d, sizeof(d), r->delta_pct, 1), r->runs);
 	fprintf(f, "95%% CI: [%s, %s]\n", pct(lo, sizeof(lo), r->ci_lo, 1),
 		pct(hi, sizeof(hi), r->ci_hi, 1));
-	fprintf(f, "MDE: %s\n", pct(mde, sizeof(mde), r->mde_pct, 0));
+	fprintf(f, "MDE: %s\n", mde_pct(mde, sizeof(mde), r->mde_pct));
 	fprintf(f, "verdict: %s\n", r->verdict ? r->verdict : "-");
 	fprintf(f, "step bisected: %s between %.*s (good) and %.*s (bad)\n",
 		pct(step, sizeof(step), r->step_pct, 1), SHORT_SHA, str(r->good),
@@ -170,7 +185,7 @@ static void steps(FILE *f, const struct lkp_report *r)
 		fprintf(f, "%3zu  %-12.12s  %4d  %8s  %19s  %6s  %-12s  %-4s  ",
 			i + 1, str(s->commit), s->runs,
 			pct(d, sizeof(d), s->delta_pct, 1), ci,
-			pct(mde, sizeof(mde), s->mde_pct, 0),
+			mde_pct(mde, sizeof(mde), s->mde_pct),
 			s->verdict ? s->verdict : "-", step_mark(s));
 		/* one line per step whatever the subject holds */
 		for (const char *p = str(s->subject); *p; p++)

@@ -173,6 +173,16 @@ int main(void)
 		CHECK(has_s(t, rows[i].sym));
 	}
 	CHECK(has_s(t, "[k] blk_canary_check"));
+	/* An exact tier's MDE is far below 0.01 %: never "0.00%". */
+	free(t);
+	r.mde_pct = 1.3e-5;
+	t = lkp_report_text(&r);
+	CHECK(t && has_s(t, "MDE: <0.01%\n"), "tiny MDE");
+	CHECK(t && !strstr(t, "MDE: 0.00%"), "tiny MDE printed as zero");
+	free(t);
+	r.mde_pct = 0;
+	t = lkp_report_text(&r);
+	CHECK(t && has_s(t, "MDE: exact\n"), "zero MDE");
 	CHECK(has_s(t, "[.] submit_loop"));
 	CHECK(has_s(t, "git format-patch -1 --stdout 0123456789ab > culprit.patch\n"));
 	CHECK(has_s(t, "--base linux-git@89abcdef0123 "));
