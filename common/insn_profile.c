@@ -78,10 +78,10 @@ static int key_u64(const char *line, const char *key, uint64_t *v)
 	return e && !*e ? 0 : -1;
 }
 
-static int fail(char *err, size_t len, const char *fmt, ...)
+static int parse_fail(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(char *err, size_t len, const char *fmt, ...)
+static int parse_fail(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -100,25 +100,25 @@ static int parse_header(struct cur *c, struct insn_prof *p, uint64_t *n,
 	size_t i;
 
 	if (next_line(c) || strcmp(c->line, "perflab-insn 1"))
-		return fail(err, errlen, "not a perflab-insn v1 profile");
+		return parse_fail(err, errlen, "not a perflab-insn v1 profile");
 	if (next_line(c) || strncmp(c->line, "markers ", 8) ||
 	    !(e = parse_u64(c->line + 8, 10, &p->starts)) || *e != ' ' ||
 	    !(e = parse_u64(e + 1, 10, &p->ends)) || *e)
-		return fail(err, errlen, "line %lu: want markers", c->lineno);
+		return parse_fail(err, errlen, "line %lu: want markers", c->lineno);
 	if (next_line(c) || strncmp(c->line, "window ", 7))
-		return fail(err, errlen, "line %lu: want window", c->lineno);
+		return parse_fail(err, errlen, "line %lu: want window", c->lineno);
 	for (i = 0; i < 4 && strcmp(c->line + 7, wins[i]); i++)
 		;
 	if (i == 4)
-		return fail(err, errlen, "line %lu: bad window", c->lineno);
+		return parse_fail(err, errlen, "line %lu: bad window", c->lineno);
 	p->window = (enum insn_window)i;
 	if (next_line(c) || key_u64(c->line, "blocks", &p->blocks))
-		return fail(err, errlen, "line %lu: want blocks", c->lineno);
+		return parse_fail(err, errlen, "line %lu: want blocks", c->lineno);
 	if (next_line(c) || key_u64(c->line, "total", &p->total))
-		return fail(err, errlen, "line %lu: want total", c->lineno);
+		return parse_fail(err, errlen, "line %lu: want total", c->lineno);
 	if (next_line(c) || key_u64(c->line, "addrs", n) ||
 	    *n > INSN_PROF_MAX_ADDRS)
-		return fail(err, errlen, "line %lu: want addrs <= %u",
+		return parse_fail(err, errlen, "line %lu: want addrs <= %u",
 			    c->lineno, INSN_PROF_MAX_ADDRS);
 	return 0;
 }
@@ -144,23 +144,23 @@ static int parse_body(struct cur *c, struct insn_prof *p, struct pair *v,
 		if (next_line(c) || !(e = parse_u64(c->line, 16, &v[i].addr)) ||
 		    *e != ' ' || !(e = parse_u64(e + 1, 10, &v[i].count)) ||
 		    *e || !v[i].count)
-			return fail(err, errlen, "line %lu: want \"hexaddr "
+			return parse_fail(err, errlen, "line %lu: want \"hexaddr "
 				    "count\" (count > 0)", c->lineno);
 		if (sum + v[i].count < sum)
-			return fail(err, errlen, "counts overflow");
+			return parse_fail(err, errlen, "counts overflow");
 		sum += v[i].count;
 	}
 	if (next_line(c) || strcmp(c->line, "end") || next_line(c) != -1)
-		return fail(err, errlen, "line %lu: want a final \"end\" "
+		return parse_fail(err, errlen, "line %lu: want a final \"end\" "
 			    "(truncated output?)", c->lineno);
 	if (sum != p->total)
-		return fail(err, errlen, "counts add up to %llu, total says %llu",
+		return parse_fail(err, errlen, "counts add up to %llu, total says %llu",
 			    (unsigned long long)sum,
 			    (unsigned long long)p->total);
 	qsort(v, n, sizeof(*v), cmp_pair);
 	for (uint64_t i = 1; i < n; i++)
 		if (v[i].addr == v[i - 1].addr)
-			return fail(err, errlen, "address %llx listed twice",
+			return parse_fail(err, errlen, "address %llx listed twice",
 				    (unsigned long long)v[i].addr);
 	return 0;
 }
@@ -174,7 +174,7 @@ int insn_prof_parse(const char *text, size_t len, struct insn_prof *p,
 
 	memset(p, 0, sizeof(*p));
 	if (len > INSN_PROF_MAX_BYTES)
-		return fail(err, errlen, "profile larger than %u bytes",
+		return parse_fail(err, errlen, "profile larger than %u bytes",
 			    INSN_PROF_MAX_BYTES);
 	if (parse_header(&c, p, &n, err, errlen))
 		goto fail;
@@ -182,7 +182,7 @@ int insn_prof_parse(const char *text, size_t len, struct insn_prof *p,
 	p->addr = calloc(n ? n : 1, sizeof(*p->addr));
 	p->count = calloc(n ? n : 1, sizeof(*p->count));
 	if (!v || !p->addr || !p->count) {
-		fail(err, errlen, "out of memory");
+		parse_fail(err, errlen, "out of memory");
 		goto fail;
 	}
 	if (parse_body(&c, p, v, n, err, errlen))
@@ -447,7 +447,7 @@ json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
 	usyms = usyms ? usyms : &none;
 	if (p->window != INSN_WIN_CLOSED || !p->starts ||
 	    p->starts != p->ends) {
-		fail(err, errlen, "no measured window: %llu start and %llu "
+		parse_fail(err, errlen, "no measured window: %llu start and %llu "
 		     "end marks, window %s", (unsigned long long)p->starts,
 		     (unsigned long long)p->ends,
 		     p->window == INSN_WIN_FAILED ? "failed (plugin out of "
@@ -457,7 +457,7 @@ json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
 	}
 	/* JSON readers keep integers exact up to 2^53 (doubles). */
 	if (!ios || ios > (1ull << 53) || p->total > (1ull << 53)) {
-		fail(err, errlen, "IO count %llu or total out of range",
+		parse_fail(err, errlen, "IO count %llu or total out of range",
 		     (unsigned long long)ios);
 		return NULL;
 	}
@@ -465,7 +465,7 @@ json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
 	cnt = calloc(nmax ? nmax : 1, sizeof(*cnt));
 	rows = calloc(ksyms->n + usyms->n + 1, sizeof(*rows));
 	if (!cnt || !rows) {
-		fail(err, errlen, "out of memory");
+		parse_fail(err, errlen, "out of memory");
 		goto out;
 	}
 	nk = attribute(p, 1, ksyms, "[kernel.kallsyms]", cnt, rows, &kern,
@@ -481,7 +481,7 @@ json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
 			     "unattributed", (json_int_t)unattr,
 			     "symbols", syms) : NULL;
 	if (!j)
-		fail(err, errlen, "out of memory");
+		parse_fail(err, errlen, "out of memory");
 out:
 	free(cnt);
 	free(rows);

@@ -29,7 +29,7 @@ static void set_path(char **dst, char *v)
  * file's, even when a later line overrides the name.  Returns the kind,
  * or -1 after fail().
  */
-static int header_line(struct pctx *c, const struct line *l, char **a,
+static int header_line(struct pctx *c, const struct lex_line *l, char **a,
 		       char **b)
 {
 	struct pp_line pl;
@@ -141,7 +141,7 @@ static bool parse_range(const char **s, const char *end, char sign, long *cnt)
 	return *cnt <= HUNK_MAX_COUNT;
 }
 
-static int hunk_start(struct pctx *c, struct dctx *d, const struct line *l)
+static int hunk_start(struct pctx *c, struct dctx *d, const struct lex_line *l)
 {
 	const char *s = l->s + 3, *end = l->s + l->n;
 
@@ -158,7 +158,7 @@ static int hunk_start(struct pctx *c, struct dctx *d, const struct line *l)
 	return 0;
 }
 
-static int hunk_line(struct pctx *c, struct dctx *d, const struct line *l)
+static int hunk_line(struct pctx *c, struct dctx *d, const struct lex_line *l)
 {
 	char ch = l->n ? l->s[0] : ' ';
 	struct patch_file *f = d->f;
@@ -189,21 +189,21 @@ static int hunk_line(struct pctx *c, struct dctx *d, const struct line *l)
 	return 0;
 }
 
-static bool is_binary(const struct line *l)
+static bool is_binary(const struct lex_line *l)
 {
-	return starts(l, "GIT binary patch") ||
-	       (starts(l, "Binary files ") && l->n >= 7 &&
+	return line_starts(l, "GIT binary patch") ||
+	       (line_starts(l, "Binary files ") && l->n >= 7 &&
 		!memcmp(l->s + l->n - 7, " differ", 7));
 }
 
 /* "--- X" followed by "+++ Y": set both paths, consume the +++ line. */
 static int old_new_lines(struct pctx *c, struct dctx *d, const char *buf,
-			 size_t len, size_t *pos, const struct line *l)
+			 size_t len, size_t *pos, const struct lex_line *l)
 {
 	char *a = NULL, *b = NULL;
-	struct line l2;
+	struct lex_line l2;
 
-	if (!get_line(buf, len, pos, &l2) || !starts(&l2, "+++ "))
+	if (!get_line(buf, len, pos, &l2) || !line_starts(&l2, "+++ "))
 		return fail(c, "line %zu: '---' line not followed by '+++'",
 			    c->lineno);
 	if (header_line(c, l, &a, NULL) < 0)
@@ -223,17 +223,17 @@ static int old_new_lines(struct pctx *c, struct dctx *d, const char *buf,
 
 /* In D_TEXT: is this "--- " the start of a plain unified diff? */
 static bool plain_diff_start(const char *buf, size_t len, size_t pos,
-			     const struct line *l)
+			     const struct lex_line *l)
 {
-	struct line l2, l3;
+	struct lex_line l2, l3;
 
-	return starts(l, "--- ") && get_line(buf, len, &pos, &l2) &&
-	       starts(&l2, "+++ ") && get_line(buf, len, &pos, &l3) &&
-	       starts(&l3, "@@ -");
+	return line_starts(l, "--- ") && get_line(buf, len, &pos, &l2) &&
+	       line_starts(&l2, "+++ ") && get_line(buf, len, &pos, &l3) &&
+	       line_starts(&l3, "@@ -");
 }
 
 static int githdr_line(struct pctx *c, struct dctx *d, const char *buf,
-		       size_t len, size_t *pos, const struct line *l)
+		       size_t len, size_t *pos, const struct lex_line *l)
 {
 	static const char *const skip[] = { "similarity index ",
 					    "dissimilarity index " };
@@ -242,7 +242,7 @@ static int githdr_line(struct pctx *c, struct dctx *d, const char *buf,
 	size_t i;
 	int k;
 
-	if (starts(l, "--- "))
+	if (line_starts(l, "--- "))
 		return old_new_lines(c, d, buf, len, pos, l);
 	k = header_line(c, l, &a, &b);
 	if (k < 0)
@@ -268,18 +268,18 @@ static int githdr_line(struct pctx *c, struct dctx *d, const char *buf,
 	free(a);
 	free(b);
 	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (starts(l, skip[i]))
+		if (line_starts(l, skip[i]))
 			return 0;
-	if (starts(l, "@@ "))
+	if (line_starts(l, "@@ "))
 		return fail(c, "line %zu: hunk without '---'/'+++' lines",
 			    c->lineno);
 	return 1; /* end of the extended header: handle l in D_TEXT */
 }
 
 /* D_FILE: between hunks. Returns 1 if l must be handled in D_TEXT. */
-static int file_line(struct pctx *c, struct dctx *d, const struct line *l)
+static int file_line(struct pctx *c, struct dctx *d, const struct lex_line *l)
 {
-	if (starts(l, "@@ -"))
+	if (line_starts(l, "@@ -"))
 		return hunk_start(c, d, l);
 	if (!d->f->hunks)
 		return fail(c, "line %zu: expected a hunk ('@@') for %s",
@@ -288,8 +288,8 @@ static int file_line(struct pctx *c, struct dctx *d, const struct line *l)
 		return 0;
 	if (l->n &&
 	    (l->s[0] == '+' || l->s[0] == ' ' ||
-	     (l->s[0] == '-' && !starts(l, "--- ") && !equals(l, "-- ") &&
-	      !equals(l, "---") && !equals(l, "--"))))
+	     (l->s[0] == '-' && !line_starts(l, "--- ") && !line_equals(l, "-- ") &&
+	      !line_equals(l, "---") && !line_equals(l, "--"))))
 		return fail(
 			c,
 			"line %zu: hunk %d of %s has more lines than its @@ header says",
@@ -298,12 +298,12 @@ static int file_line(struct pctx *c, struct dctx *d, const struct line *l)
 }
 
 static int text_line(struct pctx *c, struct dctx *d, const char *buf,
-		     size_t len, size_t *pos, const struct line *l)
+		     size_t len, size_t *pos, const struct lex_line *l)
 {
 	if (is_binary(l))
 		return fail(c, "line %zu: binary patches are not accepted",
 			    c->lineno);
-	if (starts(l, "diff --git ")) {
+	if (line_starts(l, "diff --git ")) {
 		char *a = NULL, *b = NULL;
 
 		if (header_line(c, l, &a, &b) < 0 || file_new(c, d)) {
@@ -320,7 +320,7 @@ static int text_line(struct pctx *c, struct dctx *d, const char *buf,
 	 * GNU patch honours a mode line even after other lines (a commit
 	 * message, garbage after "diff --git"): refuse a bad one anywhere.
 	 */
-	if (!starts(l, "--- ") && !starts(l, "+++ ") &&
+	if (!line_starts(l, "--- ") && !line_starts(l, "+++ ") &&
 	    header_line(c, l, NULL, NULL) < 0)
 		return -1;
 	if (plain_diff_start(buf, len, *pos, l)) {
@@ -335,7 +335,7 @@ int patch_parse_diff(struct pctx *c, struct patch *p, const char *buf,
 		     size_t len, size_t pos)
 {
 	struct dctx dd = { .p = p }, *d = &dd;
-	struct line l;
+	struct lex_line l;
 	int r;
 
 	while (get_line(buf, len, &pos, &l)) {
@@ -364,7 +364,7 @@ int patch_parse_diff(struct pctx *c, struct patch *p, const char *buf,
 		if (r > 0 && d->st != D_HUNK) {
 			if (d->f && file_done(c, d))
 				return -1;
-			if (starts(&l, "@@ -"))
+			if (line_starts(&l, "@@ -"))
 				return fail(
 					c,
 					"line %zu: hunk outside of a file diff",

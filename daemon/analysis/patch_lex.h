@@ -15,7 +15,7 @@
 
 struct patch;
 
-struct line {
+struct lex_line {
 	const char *s;
 	size_t n;
 };
@@ -29,8 +29,9 @@ struct pctx {
 	int nfiles; /* files over the whole input */
 };
 
-static inline __attribute__((format(printf, 2, 3))) int
-fail(struct pctx *c, const char *fmt, ...)
+static inline int fail(struct pctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline int fail(struct pctx *c, const char *fmt, ...)
 {
 	size_t off = 0;
 	va_list ap;
@@ -50,7 +51,7 @@ fail(struct pctx *c, const char *fmt, ...)
 }
 
 /* The line at *pos without "\n" and a trailing "\r"; false at the end. */
-static inline bool get_line(const char *buf, size_t len, size_t *pos, struct line *l)
+static inline bool get_line(const char *buf, size_t len, size_t *pos, struct lex_line *l)
 {
 	const char *nl;
 
@@ -70,14 +71,14 @@ static inline bool get_line(const char *buf, size_t len, size_t *pos, struct lin
 	return true;
 }
 
-static inline bool starts(const struct line *l, const char *p)
+static inline bool line_starts(const struct lex_line *l, const char *p)
 {
 	size_t n = strlen(p);
 
 	return l->n >= n && !memcmp(l->s, p, n);
 }
 
-static inline bool equals(const struct line *l, const char *p)
+static inline bool line_equals(const struct lex_line *l, const char *p)
 {
 	return l->n == strlen(p) && !memcmp(l->s, p, l->n);
 }

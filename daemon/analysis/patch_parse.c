@@ -40,11 +40,11 @@ static bool is_hex(char ch)
  * "From <40 hex> <date>" (git format-patch), "From git@z " (b4) or
  * "From mboxrd@z " (lore.kernel.org mboxes).
  */
-static bool is_mbox_from(const struct line *l)
+static bool is_mbox_from(const struct lex_line *l)
 {
 	size_t i;
 
-	if (starts(l, "From git@z ") || starts(l, "From mboxrd@z "))
+	if (line_starts(l, "From git@z ") || line_starts(l, "From mboxrd@z "))
 		return true;
 	if (l->n < 46 || memcmp(l->s, "From ", 5) || l->s[45] != ' ')
 		return false;
@@ -67,7 +67,7 @@ static char *xstrndup(const char *s, size_t n)
 
 /* ---- headers ------------------------------------------------------------ */
 
-static int header_kind(const struct line *l, size_t *vstart)
+static int header_kind(const struct lex_line *l, size_t *vstart)
 {
 	static const char *const names[] = { "from:",
 					     "subject:",
@@ -125,7 +125,7 @@ static int parse_headers(struct pctx *c, const char *buf, size_t len,
 {
 	size_t p = *pos, line0 = c->lineno, vs = 0;
 	int cur = -1, k;
-	struct line l;
+	struct lex_line l;
 
 	while (get_line(buf, len, &p, &l)) {
 		c->lineno++;
@@ -244,11 +244,11 @@ static int inbody_headers(struct pctx *c, const char *buf, size_t len,
 {
 	size_t p = *pos;
 	struct hdrs *h2;
-	struct line l;
+	struct lex_line l;
 	int k, r;
 
 	if (!h->seen[H_FROM] || !get_line(buf, len, &p, &l) ||
-	    !starts(&l, "From: "))
+	    !line_starts(&l, "From: "))
 		return 0;
 	h2 = calloc(1, sizeof(*h2));
 	if (!h2)
@@ -270,7 +270,7 @@ static int parse_chunk(struct pctx *c, const char *buf, size_t len,
 {
 	size_t pos = 0, save = 0;
 	bool cover = false;
-	struct line l;
+	struct lex_line l;
 
 	*skip = false;
 	memset(h, 0, sizeof(*h));
@@ -318,7 +318,7 @@ static int split_chunks(const char *buf, size_t len, size_t *starts_out,
 			int max)
 {
 	size_t pos = 0, at;
-	struct line l;
+	struct lex_line l;
 	int n = 0;
 
 	for (;;) {

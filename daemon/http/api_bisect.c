@@ -10,6 +10,7 @@
 #include "daemon/http/api_trust.h"
 #include "daemon/http/api_tracks.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/bisect_json.h"
 #include "daemon/lab/bisect_run.h"
 
 int api_bisections_post(struct http_req *req, struct http_resp *resp)

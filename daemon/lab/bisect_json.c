@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bisections as JSON (GET /api/v1/bisections[/{id}]); see bisect_run.h
+ * Bisections as JSON (GET /api/v1/bisections[/{id}]); see bisect_json.h
  * and docs/contracts.md. The report hook is in bisect_report.c.
  */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "daemon/lab/bases.h"
-#include "daemon/lab/bisect_run.h"
+#include "daemon/lab/bisect_json.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
 

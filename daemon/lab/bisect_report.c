@@ -12,7 +12,7 @@
 #include "daemon/analysis/mail_out.h"
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/bisect_report.h"
-#include "daemon/lab/bisect_run.h"
+#include "daemon/lab/bisect_json.h"
 #include "daemon/lab/exact_load.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"

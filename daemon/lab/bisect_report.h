@@ -6,7 +6,7 @@
  * and a webhook event with the bisection JSON (alerts.c delivers both,
  * the mail through report_mail.c).
  *
- * bisect_notify_culprit() (bisect_run.h) is the daemon's entry: it reads
+ * bisect_notify_culprit() is the driver's (bisect_run.c) entry: it reads
  * the bisection and raises the report with `git patch-id --stable` run by
  * the mirrors' git runner (gitmirror_run).
  *
@@ -54,6 +54,12 @@ char *bisect_report_thread(sqlite3 *db, const char *pid,
  */
 int64_t bisect_report_raise(sqlite3 *db, json_t *bisection,
 			    const struct bisect_report_opts *o, time_t now);
+
+/*
+ * A bisection found its culprit: raise the "bisection" alert (report
+ * mail and webhook event). Returns the alert id, 0 for none, -1.
+ */
+int64_t bisect_notify_culprit(sqlite3 *db, int64_t bisection_id);
 
 /* The lab's public URL for links in reports (perflabd --public-url). */
 void bisect_report_set_url(const char *url);

@@ -10,6 +10,7 @@
 
 #include "daemon/analysis/bisect.h"
 #include "daemon/lab/bases.h"
+#include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_run.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/planner.h"

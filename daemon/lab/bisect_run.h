@@ -10,7 +10,7 @@
  * "step" variant fails with reason `build` is skipped, like `git bisect
  * skip`. The next commit and the stop rule are bisect_next()'s.
  *
- * On a culprit, bisect_notify_culprit() raises the report.
+ * On a culprit, bisect_notify_culprit() (bisect_report.h) raises the report.
  */
 #ifndef PERFLAB_BISECT_RUN_H
 #define PERFLAB_BISECT_RUN_H
@@ -56,17 +56,5 @@ int bisect_run_experiment_done(sqlite3 *db, int64_t exp);
  * Returns the number of steps taken, -1 on error.
  */
 int bisect_run_sweep(sqlite3 *db);
-
-/* GET /api/v1/bisections/{id} (docs/contracts.md), or NULL. */
-json_t *bisect_run_json(sqlite3 *db, int64_t id);
-/* Every bisection, newest first: {id, state, base, label, good, bad,
- * culprit, track_id, created_at}. */
-json_t *bisect_run_list_json(sqlite3 *db);
-
-/*
- * A bisection found its culprit: raise the "bisection" alert (report
- * mail and webhook event). Returns the alert id, 0 for none, -1.
- */
-int64_t bisect_notify_culprit(sqlite3 *db, int64_t bisection_id);
 
 #endif
