@@ -298,6 +298,7 @@ static json_t *query_json(sqlite3 *db, const char *sql, int64_t id, int many)
 	" 'bench', json(t.bench), 'head', t.head, 'last_commit', t.last_commit," \
 	" 'polled_at', t.polled_at, 'poll_error', t.poll_error, 'series', " \
 	" (SELECT name FROM series WHERE id = t.series_id), 'series_id', t.series_id," \
+	" 'metric', (SELECT metric FROM series WHERE id = t.series_id)," \
 	" 'detect', json_object('min_size', t.cp_min_size, 'max_p', t.cp_max_p)," \
 	" 'created_at', t.created_at)"
 
@@ -360,8 +361,23 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 	return o;
 }
 
+/*
+ * The list leaves the points out but says how many there are and the
+ * newest measured one, so that a list of tracks can show where each
+ * stands without fetching every track.
+ */
+#define TRACK_LIST_JSON \
+	"json_set(" TRACK_JSON ", '$.npoints', (SELECT count(*) FROM track_points" \
+	" WHERE track_id = t.id AND point_id IS NOT NULL)," \
+	" '$.nchange_points', (SELECT count(*) FROM" \
+	" change_points WHERE series_id = t.series_id AND state != 'retracted')," \
+	" '$.last', json((SELECT json_object('commit', tp.commit_sha, 'value'," \
+	" sp.value, 't', sp.t) FROM track_points tp JOIN series_points sp ON" \
+	" sp.id = tp.point_id WHERE tp.track_id = t.id ORDER BY sp.t DESC," \
+	" sp.id DESC LIMIT 1)))"
+
 json_t *tracks_list_json(sqlite3 *db)
 {
-	return query_json(db, "SELECT " TRACK_JSON " FROM tracks t JOIN bases b"
+	return query_json(db, "SELECT " TRACK_LIST_JSON " FROM tracks t JOIN bases b"
 			  " ON b.id = t.base_id WHERE ?1 = ?1 ORDER BY t.id", 0, 1);
 }

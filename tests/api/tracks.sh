@@ -104,6 +104,20 @@ check "$(jq -r .good <<<"$bis")" = "${C[16]}" "good = c16"
 check "$(jq -r .bad <<<"$bis")" = "${C[20]}" "bad = c20"
 check "$(jq -r .culprit.commit <<<"$bis")" = "${C[17]}" "culprit c17"
 check "$(jq -r "[.steps[] | select(.commit == \"${C[18]}\")][0].state" <<<"$bis")" = skipped "c18 skipped"
-check "$(api GET /api/v1/tracks "$SUB" | jq -r '.tracks[0].label')" = nightly "listed"
+# The metric and the list's summary against what the runner was told to
+# upload: runs without ns/IO (IOPS only), one run a commit, so nine IOPS
+# points (c0, c4 .. c32) and the newest at c32 within 1 % of 90000.
+check "$(jq -r .metric <<<"$body")" = iops "track metric"
+list=$(api GET /api/v1/tracks "$SUB")
+expect_status 200 "track list"
+echo "$list" | jq -c '.tracks[0] | {metric, npoints, nchange_points, last}'
+check "$(jq -r '.tracks[0].label' <<<"$list")" = nightly "listed"
+check "$(jq -r '.tracks[0].metric' <<<"$list")" = iops "listed metric"
+check "$(jq -r '.tracks[0].npoints' <<<"$list")" -eq 9 "listed point count"
+check "$(jq -r '.tracks[0].nchange_points' <<<"$list")" -ge 1 "listed change points"
+check "$(jq -r '.tracks[0].last.commit' <<<"$list")" = "${C[32]}" "last point at c32"
+check "$(jq -r '.tracks[0].last.value | . > 89100 and . < 90900' <<<"$list")" = true \
+	"last value $(jq -r '.tracks[0].last.value' <<<"$list") is c32's 90000 IOPS"
+check "$(jq -r '.tracks[0] | has("points")' <<<"$list")" = false "no points in the list"
 check "$(sql "SELECT count(*) FROM alerts WHERE kind = 'change_point'")" -ge 1 "change point alert"
 echo "tracks ok"
