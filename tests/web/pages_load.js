@@ -1,5 +1,5 @@
 // Description: every dashboard page (queue, experiment, perf diff, trends,
-// hosts, alerts, submit, compare logs) loads against a real perflabd populated through
+// hosts, alerts, submit, compare logs, tracks) loads against a real perflabd populated through
 // the API without console errors, in light and dark colour schemes, and a
 // screenshot of each is saved under build/screenshots/.
 'use strict';
@@ -27,6 +27,7 @@ L.run(async (onCleanup) => {
 		['alerts', '/alerts', '#alerts', 'GET', '/api/v1/alerts'],
 		['submit', '/submit', '#submit-form'],
 		['compare', '/compare', '#compare-form'],
+		['tracks', '/tracks', '#tracks', 'GET', '/api/v1/tracks'],
 	];
 	let checked = 0;
 	for (const scheme of ['light', 'dark']) {

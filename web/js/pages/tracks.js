@@ -1,10 +1,14 @@
 // Tracks: a git base's ref measured commit by commit.
-//   #/tracks        every track (base, ref, backend, points, change points)
+//   #/tracks        every track (base, ref, backend, metric, newest value,
+//                   points, change points)
 //   #/tracks/ID     its series (uPlot, x = commit order; hover shows the
 //                   commit's subject and author), the confirmed change
-//                   points as dashed lines, and links to their bisections.
+//                   points as dashed lines (worse or better by the metric's
+//                   direction), and links to their bisections.
 import { h, fmt, link, stateBadge, arr, num, cssVar, si } from '../util.js';
 import { api } from '../api.js';
+import { metricLabel, fmtMetric, higherIsWorse } from '../metrics.js';
+import { worse } from '../model.js';
 
 const short = (sha) => String(sha ?? '').slice(0, 12);
 
@@ -17,8 +21,12 @@ export function normTrack(t) {
 		runs: num(t.runs), head: String(t.head ?? ''),
 		every: every.seconds ? 'every ' + every.seconds + ' s' : every.commits > 1 ? 'every ' + every.commits + ' commits' : 'every commit',
 		listed: Array.isArray(t.points),
-		// the series' metric: ns_per_io on exact tiers (up is worse), else iops
-		metric: /ns/.test(String(t.metric ?? t.series_metric ?? '')) ? 'ns/IO' : t.metric ? String(t.metric) : 'value',
+		// the series' metric (ns_per_io when every run has it, else iops);
+		// null until the first point is measured
+		metric: t.metric ? String(t.metric) : '',
+		npoints: Array.isArray(t.points) ? t.points.filter((p) => num(p.value) !== null).length : num(t.npoints),
+		nchange: Array.isArray(t.change_points) ? t.change_points.length : num(t.nchange_points),
+		last: t.last && typeof t.last === 'object' ? { commit: String(t.last.commit ?? ''), value: num(t.last.value) } : null,
 		pollError: t.poll_error ? String(t.poll_error) : '',
 		points: arr(t.points).map((p) => ({
 			commit: String(p.commit ?? ''), subject: String(p.subject ?? ''), author: String(p.author ?? ''),
@@ -31,6 +39,11 @@ export function normTrack(t) {
 		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: String(b.state ?? ''), culprit: b.culprit ? String(b.culprit) : '' })),
 	};
 }
+
+// "ns/IO (lower is better)": which way a step of the series is worse.
+const direction = (metric) => (metric ? metricLabel(metric) + (higherIsWorse(metric) ? ' (lower is better)' : ' (higher is better)') : 'not measured yet');
+const fmtVal = (metric, v) => (metric ? fmtMetric(metric, v) : v === null ? '–' : fmt.count(Math.round(v * 100) / 100));
+const cnt = (n) => (n === null ? '–' : String(n));
 
 export async function render(ctx) {
 	if (ctx.params.length && ctx.params[0]) return renderOne(ctx, ctx.params[0]);
@@ -46,8 +59,8 @@ export async function render(ctx) {
 		return;
 	}
 	root.appendChild(h('table', { id: 'tracks-table' },
-		h('thead', null, h('tr', null, ['#', 'Label', 'Base', 'Ref', 'Backend', 'Runs', 'Schedule', 'Head', 'Points', 'Change points', 'Bisections']
-			.map((c, i) => h('th', { class: [0, 5, 8, 9].includes(i) ? 'num' : null }, c)))),
+		h('thead', null, h('tr', null, ['#', 'Label', 'Base', 'Ref', 'Backend', 'Runs', 'Schedule', 'Head', 'Metric', 'Last', 'Points', 'Change points', 'Bisections']
+			.map((c, i) => h('th', { class: [0, 5, 9, 10, 11].includes(i) ? 'num' : null }, c)))),
 		h('tbody', null, list.map((t) => h('tr', { dataset: { id: t.id } },
 			h('td', { class: 'num' }, h('a', { href: link('/tracks/' + t.id) }, String(t.id))),
 			h('td', null, h('a', { href: link('/tracks/' + t.id) }, t.label || '(no label)')),
@@ -55,8 +68,10 @@ export async function render(ctx) {
 			h('td', { class: 'num' }, t.runs === null ? '–' : String(t.runs)),
 			h('td', null, t.every),
 			h('td', { class: 'mono' }, short(t.head)),
-			h('td', { class: 'num' }, t.listed ? String(t.points.length) : '–'),
-			h('td', { class: 'num' }, t.listed ? String(t.changePoints.length) : '–'),
+			h('td', { class: 'track-metric' }, t.metric ? metricLabel(t.metric) : '–'),
+			h('td', { class: 'num track-last' }, t.last ? [fmtVal(t.metric, t.last.value), h('div', { class: 'muted small mono' }, short(t.last.commit))] : '–'),
+			h('td', { class: 'num' }, cnt(t.npoints)),
+			h('td', { class: 'num' }, cnt(t.nchange)),
 			h('td', null, t.bisections.map((b) => h('a', { href: link('/bisections/' + b.id), class: 'bisection-link' }, '#' + b.id + ' ' + b.state + ' '))))))));
 }
 
@@ -71,6 +86,8 @@ async function renderOne(ctx, id) {
 		h('p', { class: 'muted', id: 'track-head' },
 			t.base + ' ' + t.ref + ' on ' + t.backend + ' · ' + (t.runs ?? '–') + ' runs a commit · ' + t.every +
 			' · head ', h('span', { class: 'mono' }, short(t.head)), ' · ', h('a', { href: link('/tracks') }, 'all tracks')),
+		h('p', { id: 'track-metric' }, 'Metric: ', h('b', null, direction(t.metric)),
+			t.metric ? ' · a change ' + (higherIsWorse(t.metric) ? 'up' : 'down') + ' is worse' : null),
 		t.pollError ? h('p', { class: 'error', id: 'track-poll-error' }, 'The last poll failed: ' + t.pollError) : null);
 	const measured = t.points.filter((p) => p.value !== null);
 	const panel = h('div', { class: 'panel' });
@@ -86,11 +103,12 @@ async function renderOne(ctx, id) {
 	}
 	root.appendChild(h('h2', null, 'Change points'));
 	root.appendChild(t.changePoints.length ? h('table', { id: 'track-change-points' },
-		h('thead', null, h('tr', null, h('th', null, 'Point'), h('th', null, 'Good'), h('th', null, 'Bad'), h('th', { class: 'num' }, 'Change'), h('th', null, 'State'))),
-		h('tbody', null, t.changePoints.map((c) => h('tr', null,
+		h('thead', null, h('tr', null, h('th', null, 'Point'), h('th', null, 'Good'), h('th', null, 'Bad'), h('th', { class: 'num' }, 'Change'), h('th', null, 'Direction'), h('th', null, 'State'))),
+		h('tbody', null, t.changePoints.map((c) => h('tr', { class: worse(t.metric, c.delta) ? 'cp-worse' : null },
 			h('td', null, c.index === null ? '–' : '#' + c.index),
 			h('td', { class: 'mono' }, short(c.good)), h('td', { class: 'mono' }, short(c.bad)),
-			h('td', { class: 'num' }, fmt.spct(c.delta)),
+			h('td', { class: 'num ' + (worse(t.metric, c.delta) ? 'pos' : c.delta ? 'neg' : '') }, fmt.spct(c.delta)),
+			h('td', null, !t.metric || !c.delta ? '–' : worse(t.metric, c.delta) ? 'worse' : 'better'),
 			h('td', null, c.confirmed ? 'confirmed' : 'candidate'))))) :
 		h('p', { class: 'muted', id: 'track-no-cp' }, 'No change point detected.'));
 	root.appendChild(h('h2', null, 'Bisections'));
@@ -100,10 +118,10 @@ async function renderOne(ctx, id) {
 		h('p', { class: 'muted' }, 'No bisection yet: a confirmed change point between commits more than one apart starts one.'));
 	root.appendChild(h('h2', null, 'Commits'));
 	root.appendChild(h('table', { id: 'track-points', class: 'small' },
-		h('thead', null, h('tr', null, h('th', null, 'Commit'), h('th', null, 'Subject'), h('th', null, 'Author'), h('th', { class: 'num' }, 'Value'), h('th', null, 'State'), h('th', null, 'Experiment'))),
+		h('thead', null, h('tr', null, h('th', null, 'Commit'), h('th', null, 'Subject'), h('th', null, 'Author'), h('th', { class: 'num' }, t.metric ? metricLabel(t.metric) : 'Value'), h('th', null, 'State'), h('th', null, 'Experiment'))),
 		h('tbody', null, t.points.map((p) => h('tr', null,
 			h('td', { class: 'mono' }, short(p.commit)), h('td', { class: 'wrap-anywhere' }, p.subject), h('td', null, p.author),
-			h('td', { class: 'num' }, p.value === null ? '–' : fmt.count(Math.round(p.value * 100) / 100)),
+			h('td', { class: 'num' }, p.value === null ? '–' : fmtVal(t.metric, p.value)),
 			h('td', null, stateBadge(p.state)),
 			h('td', null, p.exp === null ? '–' : h('a', { href: link('/experiments/' + p.exp) }, '#' + p.exp)))))));
 }
@@ -112,11 +130,12 @@ async function renderOne(ctx, id) {
 function commitChart(el, pts, cps, hover, metric) {
 	const xs = pts.map((_, i) => i), ys = pts.map((p) => p.value);
 	const line = cssVar('--c-a') || '#2563eb', cpColor = cssVar('--bad') || '#dc2626';
+	const unit = metric ? metricLabel(metric) : '';
 	const show = (i) => {
 		const p = pts[i];
 		if (!p) return;
 		hover.replaceChildren(h('span', { class: 'mono' }, short(p.commit)), ' ', h('b', null, p.subject),
-			' — ', p.author, ' · ', fmt.count(p.value, metric));
+			' — ', p.author, ' · ', fmtVal(metric, p.value));
 	};
 	const indexOf = (sha) => pts.findIndex((p) => p.commit === sha);
 	const opts = {
@@ -124,9 +143,9 @@ function commitChart(el, pts, cps, hover, metric) {
 		legend: { show: false },
 		cursor: { points: { size: 6 } },
 		scales: { x: { time: false } },
-		series: [{ label: 'commit' }, { label: metric, stroke: line, width: 1.5, points: { show: true, size: 5 } }],
+		series: [{ label: 'commit' }, { label: unit || 'value', stroke: line, width: 1.5, points: { show: true, size: 5 } }],
 		axes: [{ splits: () => xs, values: (u, vals) => vals.map((v) => (pts[v] ? short(pts[v].commit).slice(0, 7) : '')) },
-			{ size: 70, values: (u, vals) => vals.map((v) => si(v)) }],
+			{ size: 80, label: unit ? direction(metric) : undefined, values: (u, vals) => vals.map((v) => si(v) + (unit ? ' ' + unit : '')) }],
 		hooks: {
 			setCursor: [(u) => { if (u.cursor.idx !== null && u.cursor.idx !== undefined) show(u.cursor.idx); }],
 			draw: [(u) => {
@@ -149,5 +168,6 @@ function commitChart(el, pts, cps, hover, metric) {
 	};
 	const u = new uPlot(opts, [xs, ys], el);
 	el.dataset.changePoints = String(cps.length);
+	el.dataset.axis = unit ? direction(metric) : '';
 	return u;
 }
