@@ -20,6 +20,7 @@
 #include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/util.h"
+#include "common/metric_defs.h"
 
 static void print_json(json_t *doc)
 {
@@ -243,15 +244,16 @@ static void render_track_row(json_t *t)
 
 	char n[3][24];
 	static const char *const keys[] = { "points", "change_points", "bisections" };
+	static const char *const counts[] = { "npoints", "nchange_points", "" };
 
-	/* the list may leave the arrays out: "-", not 0 */
+	/* the list leaves the arrays out and counts some: "-", not 0, else */
 	for (int i = 0; i < 3; i++) {
 		json_t *a = json_object_get(t, keys[i]);
 
 		if (json_is_array(a))
 			snprintf(n[i], sizeof(n[i]), "%zu", json_array_size(a));
 		else
-			snprintf(n[i], sizeof(n[i]), "-");
+			numf(n[i], sizeof(n[i]), t, counts[i], "%.0f");
 	}
 	printf("%5lld  %-16s  %-12s  %-10s  %-12s  %4s  %6s  %3s  %3s\n",
 	       (long long)json_integer_value(json_object_get(t, "id")),
@@ -263,6 +265,8 @@ static void render_track_row(json_t *t)
 static void render_track(json_t *t)
 {
 	json_t *p, *list;
+	const char *metric = json_string_value(json_object_get(t, "metric"));
+	const struct metric_def *m = metric ? metric_def_find(metric) : NULL;
 	char v[32], d[32];
 	size_t i;
 
@@ -273,8 +277,12 @@ static void render_track(json_t *t)
 	       sstr(t, "head"));
 	if (json_is_string(json_object_get(t, "poll_error")))
 		printf("last poll failed: %s\n", sstr(t, "poll_error"));
+	/* which way a change point of the series is worse */
+	if (metric)
+		printf("metric: %s (%s is better)\n", m ? m->label : sstr(t, "metric"),
+		       metric_higher_is_worse(metric) ? "lower" : "higher");
 	list = json_object_get(t, "points");
-	printf("\n%-12s  %14s  %-9s  %10s  %s\n", "commit", "value", "state",
+	printf("\n%-12s  %14s  %-9s  %10s  %s\n", "commit", m ? m->label : "value", "state",
 	       "experiment", "subject (author)");
 	json_array_foreach(list, i, p)
 		printf("%-12.12s  %14s  %-9s  %10lld  %s (%s)\n",

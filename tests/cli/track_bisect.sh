@@ -3,8 +3,8 @@
 # stand-in API (tests/cli/fake_api.py): add and start POST the documented
 # bodies (every: commits 1 by default, or N, or seconds; bench as JSON;
 # good/bad), print the new id; list shows one row a track; show prints
-# every point (commit, value, subject, author), the change point and the
-# bisection; bisect show prints every step with runs, delta, CI, verdict
+# the metric with its direction, every point (commit, value, subject,
+# author), the change point and the bisection; bisect show prints every step with runs, delta, CI, verdict
 # and a skipped step, then the culprit with its perf diff command; --json
 # prints the document; bad usage exits 2 with a message; an HTTP error
 # exits 2; escape sequences in subjects print as "?".
@@ -57,6 +57,8 @@ grep -q '^track 1 randread-4k: linux-git master on qemu-icount, 3 runs, head fff
 grep -q '^bbbb00001111 *98100.2 *done *12  block: canary on by default (Jane Dev <jane@dev.test>)$' <<<"$o" ||
 	grep -q '^bbbb00001111 *98100.3 *done *12  block: canary on by default (Jane Dev <jane@dev.test>)$' <<<"$o" ||
 	fail "point row: $o"
+grep -q '^metric: IOPS (higher is better)$' <<<"$o" || fail "track metric: $o"
+grep -Eq '^commit +IOPS +state' <<<"$o" || fail "value column named by the metric: $o"
 grep -q '#4 at point 1: aaaa00001111 (good) -> bbbb00001111 (bad) -3.10%, confirmed' <<<"$o" || fail "change point: $o"
 grep -q '#7 done, culprit bbbb00001111' <<<"$o" || fail "bisection link: $o"
 expect_rc 2 P track show 5
