@@ -5,7 +5,8 @@
 // newest value as "1234.57 ns/IO" and the counts; the track page says
 // "ns/IO (lower is better)", heads the value column and the chart axis
 // with it, and calls the +3 % step worse and the -2 % step better; the
-// same track as iops calls the -3.10 % step worse; no console errors.
+// same track as iops calls the -3.10 % step worse; no stray "null" text;
+// no console errors.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -50,6 +51,7 @@ L.run(async (onCleanup) => {
 	await L.open(page, d, '/tracks/1');
 	await page.waitForSelector('#track canvas');
 	want(await page.textContent('#track-metric'), /ns\/IO \(lower is better\).*up is worse/, 'track metric');
+	if (/^null|\bnull\b/.test(await page.textContent('#track'))) throw new Error('the page prints "null"');
 	want(await page.getAttribute('#track .chart-slot', 'data-axis'), /^ns\/IO \(lower is better\)$/, 'axis label');
 	const th = await page.$$eval('#track-points thead th', (t) => t.map((c) => c.textContent));
 	if (!th.includes('ns/IO')) throw new Error('value column: ' + th.join(', '));

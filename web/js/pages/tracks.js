@@ -88,7 +88,7 @@ async function renderOne(ctx, id) {
 			' · head ', h('span', { class: 'mono' }, short(t.head)), ' · ', h('a', { href: link('/tracks') }, 'all tracks')),
 		h('p', { id: 'track-metric' }, 'Metric: ', h('b', null, direction(t.metric)),
 			t.metric ? ' · a change ' + (higherIsWorse(t.metric) ? 'up' : 'down') + ' is worse' : null),
-		t.pollError ? h('p', { class: 'error', id: 'track-poll-error' }, 'The last poll failed: ' + t.pollError) : null);
+		t.pollError ? h('p', { class: 'error', id: 'track-poll-error' }, 'The last poll failed: ' + t.pollError) : '');
 	const measured = t.points.filter((p) => p.value !== null);
 	const panel = h('div', { class: 'panel' });
 	root.appendChild(panel);
@@ -145,7 +145,8 @@ function commitChart(el, pts, cps, hover, metric) {
 		scales: { x: { time: false } },
 		series: [{ label: 'commit' }, { label: unit || 'value', stroke: line, width: 1.5, points: { show: true, size: 5 } }],
 		axes: [{ splits: () => xs, values: (u, vals) => vals.map((v) => (pts[v] ? short(pts[v].commit).slice(0, 7) : '')) },
-			{ size: 80, label: unit ? direction(metric) : undefined, values: (u, vals) => vals.map((v) => si(v) + (unit ? ' ' + unit : '')) }],
+			// the label names the unit, the ticks stay short
+			{ size: 60, label: unit ? direction(metric) : undefined, labelSize: 24, values: (u, vals) => vals.map((v) => si(v)) }],
 		hooks: {
 			setCursor: [(u) => { if (u.cursor.idx !== null && u.cursor.idx !== undefined) show(u.cursor.idx); }],
 			draw: [(u) => {
