@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/http/state.h"
 #include "daemon/http/api.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
@@ -96,7 +97,7 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 	json_decref(bench);
 	if (!bench_s)
 		return -1;
-	if (db_begin(req->db)) {
+	if (server_write_begin(req)) {
 		free(bench_s);
 		return http_error(resp, 503, "database busy");
 	}

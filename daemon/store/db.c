@@ -2,6 +2,7 @@
 /*
  * SQLite store: connection setup, migrations, connection pool.
  */
+#include <assert.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "daemon/store/db.h"
 #include "daemon/store/migrations.h"
+#include "daemon/store/writer.h"
 
 int db_schema_version(void)
 {
@@ -167,6 +169,8 @@ int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...)
 
 int db_begin(sqlite3 *db)
 {
+	/* Writes go through the one writer (writer.h). */
+	assert(db_is_writer(db));
 	return db_exec(db, "BEGIN IMMEDIATE");
 }
 
@@ -240,10 +244,18 @@ sqlite3 *db_pool_get(struct db_pool *p)
 	if (db)
 		return db;
 	db = db_open(p->path, err, sizeof(err));
-	if (!db)
+	if (!db) {
 		fprintf(stderr, "perflabd: %s\n", err);
-	else
-		db_count_commits(db, &p->generation);
+		return NULL;
+	}
+	/* Pool connections only read: SQLite itself refuses a write on
+	 * one, so a write that bypasses the writer (writer.h) fails loudly
+	 * instead of racing it. db_writer_init lifts this for its own. */
+	if (sqlite3_exec(db, "PRAGMA query_only=1", NULL, NULL, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	db_count_commits(db, &p->generation);
 	return db;
 }
 

@@ -2,17 +2,28 @@
 /*
  * The one write connection; see writer.h.
  */
+#include <stdio.h>
+
 #include "daemon/store/db.h"
 #include "daemon/store/writer.h"
+
+/* The daemon's writer; NULL in tools and unit tests, which own their
+ * one connection and write on it directly. */
+static struct db_writer *registered;
 
 void db_writer_init(struct db_writer *w, sqlite3 *db)
 {
 	fair_lock_init(&w->lock);
 	w->db = db;
+	/* A pool connection (query_only) becomes the one that writes. */
+	sqlite3_exec(db, "PRAGMA query_only=0", NULL, NULL, NULL);
+	__atomic_store_n(&registered, w, __ATOMIC_RELEASE);
 }
 
 void db_writer_destroy(struct db_writer *w)
 {
+	__atomic_compare_exchange_n(&registered, &w, NULL, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 	sqlite3_close(w->db);
 	w->db = NULL;
 	fair_lock_destroy(&w->lock);
@@ -28,4 +39,28 @@ void db_writer_unlock(struct db_writer *w)
 {
 	db_rollback(w->db);	/* never leave a transaction open */
 	fair_unlock(&w->lock);
+}
+
+sqlite3 *db_write_lock(sqlite3 *db)
+{
+	struct db_writer *w = __atomic_load_n(&registered, __ATOMIC_ACQUIRE);
+
+	if (!w || db == w->db)
+		return db;
+	return db_writer_lock(w);
+}
+
+void db_write_unlock(sqlite3 *db, sqlite3 *wdb)
+{
+	struct db_writer *w = __atomic_load_n(&registered, __ATOMIC_ACQUIRE);
+
+	if (w && wdb != db)
+		db_writer_unlock(w);
+}
+
+bool db_is_writer(sqlite3 *db)
+{
+	struct db_writer *w = __atomic_load_n(&registered, __ATOMIC_ACQUIRE);
+
+	return !w || db == w->db;
 }
