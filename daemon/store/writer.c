@@ -35,10 +35,29 @@ sqlite3 *db_writer_lock(struct db_writer *w)
 	return w->db;
 }
 
+/* The holder's last storage failure, kept for its thread's HTTP answer
+ * (503 with a reason) after the writer went to someone else. */
+static __thread int last_status;
+static __thread char last_msg[160];
+
 void db_writer_unlock(struct db_writer *w)
 {
+	if (db_error_status(w->db) == 503) {
+		last_status = 503;
+		snprintf(last_msg, sizeof(last_msg), "%s", sqlite3_errmsg(w->db));
+	}
 	db_rollback(w->db);	/* never leave a transaction open */
 	fair_unlock(&w->lock);
+}
+
+int db_writer_last_error(char *msg, size_t len)
+{
+	int st = last_status;
+
+	if (st && msg)
+		snprintf(msg, len, "%s", last_msg);
+	last_status = 0;
+	return st;
 }
 
 sqlite3 *db_write_lock(sqlite3 *db)

@@ -31,6 +31,7 @@
 #define PERFLAB_STORE_WRITER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sqlite3.h>
 
 #include "daemon/store/fairlock.h"
@@ -48,6 +49,13 @@ void db_writer_destroy(struct db_writer *w);
 sqlite3 *db_writer_lock(struct db_writer *w);
 /* Roll back whatever the holder left open, then let the next one in. */
 void db_writer_unlock(struct db_writer *w);
+
+/*
+ * 503 when this thread's last hold of the writer ended on a storage
+ * failure (full, read-only, I/O, busy; @msg gets SQLite's message), else
+ * 0. Reading it clears it.
+ */
+int db_writer_last_error(char *msg, size_t len);
 
 /*
  * For lab code holding @db: the writer's connection, locked, when a
