@@ -12,7 +12,6 @@
 
 #include "daemon/store/db.h"
 #include "daemon/store/migrations.h"
-#include "daemon/store/writer.h"
 
 int db_schema_version(void)
 {
@@ -165,6 +164,21 @@ int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...)
 		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
+}
+
+/* The daemon's one writer connection (writer.c registers it). */
+static sqlite3 *writer_db;
+
+void db_set_writer(sqlite3 *db)
+{
+	__atomic_store_n(&writer_db, db, __ATOMIC_RELEASE);
+}
+
+bool db_is_writer(sqlite3 *db)
+{
+	sqlite3 *w = __atomic_load_n(&writer_db, __ATOMIC_ACQUIRE);
+
+	return !w || db == w;
 }
 
 int db_begin(sqlite3 *db)

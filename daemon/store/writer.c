@@ -18,12 +18,16 @@ void db_writer_init(struct db_writer *w, sqlite3 *db)
 	/* A pool connection (query_only) becomes the one that writes. */
 	sqlite3_exec(db, "PRAGMA query_only=0", NULL, NULL, NULL);
 	__atomic_store_n(&registered, w, __ATOMIC_RELEASE);
+	db_set_writer(db);
 }
 
 void db_writer_destroy(struct db_writer *w)
 {
-	__atomic_compare_exchange_n(&registered, &w, NULL, false,
-				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	struct db_writer *self = w;
+
+	if (__atomic_compare_exchange_n(&registered, &self, NULL, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		db_set_writer(NULL);
 	sqlite3_close(w->db);
 	w->db = NULL;
 	fair_lock_destroy(&w->lock);
@@ -75,11 +79,4 @@ void db_write_unlock(sqlite3 *db, sqlite3 *wdb)
 
 	if (w && wdb != db)
 		db_writer_unlock(w);
-}
-
-bool db_is_writer(sqlite3 *db)
-{
-	struct db_writer *w = __atomic_load_n(&registered, __ATOMIC_ACQUIRE);
-
-	return !w || db == w->db;
 }

@@ -64,7 +64,5 @@ int db_writer_last_error(char *msg, size_t len);
  */
 sqlite3 *db_write_lock(sqlite3 *db);
 void db_write_unlock(sqlite3 *db, sqlite3 *wdb);
-/* @db may write: it is the writer's, or no writer is registered. */
-bool db_is_writer(sqlite3 *db);
 
 #endif
