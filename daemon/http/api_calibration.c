@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/http/state.h"
 #include "daemon/analysis/ladder.h"
 #include "daemon/http/api.h"
 #include "daemon/http/api_calibration.h"
@@ -188,7 +189,7 @@ int api_calibrations_post(struct http_req *req, struct http_resp *resp)
 		ret = body ? -1 : 0;
 		goto out;
 	}
-	if (db_begin(req->db)) {
+	if (server_write_begin(req)) {
 		ret = http_error(resp, 503, "database busy");
 		goto out;
 	}

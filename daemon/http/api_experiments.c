@@ -327,7 +327,7 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 	vi->base = &bref;
 	/* Variant commits resolve (and may fetch) before the transaction. */
 	if (parse_variant_commits(resp, json_object_get(body, "variants"), vi) ||
-	    db_begin(req->db)) {
+	    server_write_begin(req)) {
 		ret = vi->n_commits < 0 ? 0 : -1;
 		goto out;
 	}
@@ -730,7 +730,8 @@ int api_bases_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "'config' must be a name of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	st = db_prepare(req->db, "INSERT INTO bases (name, tree, ref, config, created_at)"
+	st = db_prepare(server_write_take(req), "INSERT INTO bases (name, tree,"
+			" ref, config, created_at)"
 			" VALUES (?,?,?,?,?)");
 	if (!st) {
 		ret = -1;

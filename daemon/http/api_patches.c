@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/http/state.h"
 #include "daemon/http/api.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
@@ -72,6 +73,7 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 	int64_t ids[MAX_SERIES], exp;
 	json_t *bench, *o, *pl;
 	int runs, max_runs, n, i, rc;
+	struct patch_series series;
 	struct base_ref bref;
 	char *bench_s = NULL;
 
@@ -96,21 +98,29 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 	json_decref(bench);
 	if (!bench_s)
 		return -1;
-	if (db_begin(req->db)) {
+	/* Parsing is the slow part: before the write lock. */
+	if (patches_prepare(req->body, req->body_len, MAX_SERIES, &series,
+			    subject, sizeof(subject), err, sizeof(err))) {
+		free(bench_s);
+		return http_error(resp, 400, "not a usable patch: %s", err);
+	}
+	if (server_write_begin(req)) {
+		patch_series_free(&series);
 		free(bench_s);
 		return http_error(resp, 503, "database busy");
 	}
 	if (api_trust_request(req, resp, backend, 2 * runs)) {
 		db_rollback(req->db);
+		patch_series_free(&series);
 		free(bench_s);
 		return 0;
 	}
-	n = patches_store_text(req->db, req->body, req->body_len, req->auth.key_id,
-			       ids, MAX_SERIES, subject, sizeof(subject), err, sizeof(err));
+	n = patches_store(req->db, &series, req->auth.key_id, ids, err, sizeof(err));
+	patch_series_free(&series);
 	if (n < 0) {
-		db_rollback(req->db);
+		/* A storage failure: the release rolls back and answers it. */
 		free(bench_s);
-		return http_error(resp, 400, "not a usable patch: %s", err);
+		return -1;
 	}
 	if (!title) {
 		if (n > 1)

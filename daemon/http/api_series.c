@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/http/state.h"
 #include "daemon/analysis/series_import.h"
 #include "daemon/http/api.h"
 #include "daemon/http/api_series.h"
@@ -289,7 +290,7 @@ int api_series_import(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "no points");
 		goto out;
 	}
-	if (store_points(req->db, name, metric ? metric : "iops", pts, n, &sid)) {
+	if (store_points(server_write_take(req), name, metric ? metric : "iops", pts, n, &sid)) {
 		ret = -1;
 		goto out;
 	}

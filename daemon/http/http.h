@@ -76,6 +76,9 @@ struct http_req {
 	} params[HTTP_MAX_PARAMS];
 	struct http_auth auth;
 	sqlite3 *db;		/* this request's connection */
+	/* Set while the request holds the write lock: then db is the
+	 * writer's and this is the pool connection (state.h). */
+	sqlite3 *pool_db;
 	struct server *srv;	/* daemon state (see server.h) */
 	struct MHD_Connection *conn;
 };

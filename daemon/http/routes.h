@@ -10,6 +10,10 @@
 
 /* Route flags. */
 #define ROUTE_QUERY_KEY 0x1	/* also accept ?key=KEY (EventSource can't set headers) */
+/* The handler writes only short transactions: the dispatcher runs it with
+ * the writer's connection as req->db, under the write lock (writer.h).
+ * Handlers with slow work (git) instead lock around their writes. */
+#define ROUTE_WRITES 0x2
 
 struct route {
 	const char *method;

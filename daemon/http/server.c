@@ -316,6 +316,7 @@ static enum MHD_Result dispatch(struct server *s, struct MHD_Connection *c,
 {
 	struct http_resp resp = { 0 };
 	struct MHD_Response *r;
+	char msg[256] = "";
 	int ret;
 
 	(void)s;
@@ -326,18 +327,27 @@ static enum MHD_Result dispatch(struct server *s, struct MHD_Connection *c,
 	}
 	st->req.body = st->body;
 	st->req.body_len = st->len;
+	db_writer_last_error(NULL, 0);
+	if (st->route->flags & ROUTE_WRITES)
+		server_write_take(&st->req);
 	ret = st->route->fn(&st->req, &resp);
+	server_write_release(&st->req);
+	if (ret < 0 && !resp.status && !resp.mhd) {
+		char why[160];
+
+		/* The failed write ran on the writer (or, for a read, here). */
+		if (db_writer_last_error(why, sizeof(why)) == 503)
+			snprintf(msg, sizeof(msg), "database unavailable: %s", why);
+		else if (db_error_status(st->req.db) == 503)
+			snprintf(msg, sizeof(msg), "database unavailable: %s",
+				 sqlite3_errmsg(st->req.db));
+	}
 	if (resp.mhd)
 		return queue(c, st, resp.status ? resp.status : 200, resp.mhd);
 	if (ret < 0 && !resp.status) {
-		char msg[256];
-
 		free(resp.body);
-		if (db_error_status(st->req.db) == 503) {
-			snprintf(msg, sizeof(msg), "database unavailable: %s",
-				 sqlite3_errmsg(st->req.db));
+		if (msg[0])
 			return reply_error(c, st, 503, msg, NULL);
-		}
 		return reply_error(c, st, 500, "internal error", NULL);
 	}
 	if (!resp.body) {

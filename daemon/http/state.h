@@ -81,6 +81,36 @@ static inline void server_writer_unlock(struct server *s)
 	db_writer_unlock(&s->writer);
 }
 
+/*
+ * From here on this request writes: req->db becomes the writer's
+ * connection, under the write lock, until the dispatcher's
+ * server_write_release after the handler returns. Do the slow part (git,
+ * parsing) first, on the pool connection. Idempotent.
+ */
+static inline sqlite3 *server_write_take(struct http_req *req)
+{
+	if (!req->pool_db) {
+		req->pool_db = req->db;
+		req->db = server_writer_lock(req->srv);
+	}
+	return req->db;
+}
+
+/* server_write_take, then BEGIN IMMEDIATE on the writer. */
+static inline int server_write_begin(struct http_req *req)
+{
+	return db_begin(server_write_take(req));
+}
+
+static inline void server_write_release(struct http_req *req)
+{
+	if (req->pool_db) {
+		server_writer_unlock(req->srv);
+		req->db = req->pool_db;
+		req->pool_db = NULL;
+	}
+}
+
 /* Jobs became claimable: wake long-polling claims. */
 static inline void server_queue_kick(struct server *s)
 {

@@ -13,6 +13,7 @@
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/report_mail.h"
 #include "daemon/store/db.h"
+#include "daemon/store/writer.h"
 
 static const char *const states[] = {
 	"new", "acknowledged", "investigating", "invalid", "fixed", "wontfix", NULL,
@@ -611,6 +612,7 @@ int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
 	int email_ok = smtp && smtp->url && smtp->to;
 	struct due *due;
 	size_t n;
+	sqlite3 *w;
 	int tried = 0;
 
 	if (load_due(db, now, email_ok, &due, &n))
@@ -634,7 +636,10 @@ int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
 			if (!due[i].url)
 				snprintf(err, sizeof(err), "webhook deleted");
 		}
-		record(db, due[i].id, ok, status, err, now);
+		/* Sent outside the lock; the outcome under it. */
+		w = db_write_lock(db);
+		record(w, due[i].id, ok, status, err, now);
+		db_write_unlock(db, w);
 		tried++;
 		free(body);
 	}

@@ -14,6 +14,7 @@
 #include "daemon/lab/bases.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
+#include "daemon/store/writer.h"
 
 /* One fetch at a time per daemon: git's ref locks would fail the second. */
 static pthread_mutex_t fetch_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -198,15 +199,20 @@ int bases_create_git(sqlite3 *db, const char *name, const char *url,
 	pthread_mutex_unlock(&fetch_lock);
 	if (!rc && gitmirror_resolve(tmp, ref, head, err, len))
 		rc = 422;
-	if (!rc)
-		rc = insert_base(db, name, url, ref, config, &id);
+	if (!rc) {
+		/* The clone is done: only the row under the write lock. */
+		sqlite3 *w = db_write_lock(db);
+
+		rc = insert_base(w, name, url, ref, config, &id);
+		if (!rc && (gitmirror_path(id, final, sizeof(final)) ||
+			    (rm_tree(final), rename(tmp, final)))) {
+			db_int(w, 0, "DELETE FROM bases WHERE id = ?", 1, id);
+			rc = 500;
+		}
+		db_write_unlock(db, w);
+	}
 	if (rc == 409)
 		snprintf(err, len, "a base named '%s' exists", name);
-	if (!rc && (gitmirror_path(id, final, sizeof(final)) ||
-		    (rm_tree(final), rename(tmp, final)))) {
-		db_int(db, 0, "DELETE FROM bases WHERE id = ?", 1, id);
-		rc = 500;
-	}
 	if (rc) {
 		rm_tree(tmp);
 		return rc;

@@ -15,6 +15,7 @@
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/planner.h"
 #include "daemon/store/db.h"
+#include "daemon/store/writer.h"
 
 /* What a running bisection needs to queue a step. */
 struct bisection {
@@ -185,6 +186,7 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 	char good[41], bad[41], (*fp)[41] = NULL, *commits = NULL;
 	json_t *a = NULL;
 	size_t n = 0;
+	sqlite3 *w;
 	int rc;
 
 	/* By name the ref's head is fetched; by id (a track's change point,
@@ -210,9 +212,13 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 	free(fp);
 	commits = json_dumps(a, JSON_COMPACT);
 	rc = 500;
-	if (!commits || db_begin(db))
+	if (!commits)
 		goto out;
-	if (insert_bisection(db, s, b.base.id, good, bad, commits, id))
+	/* git is done (fetch, rev-list): the rows under the write lock. */
+	w = db_write_lock(db);
+	if (db_begin(w))
+		goto unlock;
+	if (insert_bisection(w, s, b.base.id, good, bad, commits, id))
 		goto rollback;
 	b.id = *id;
 	b.base_id = b.base.id;
@@ -221,21 +227,23 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 	b.runs = s->runs;
 	snprintf(b.host_label, sizeof(b.host_label), "%s", s->host_label ?: "");
 	snprintf(b.backend, sizeof(b.backend), "%s", s->backend ?: "");
-	if (parse_commits(commits, &b) || queue_step(db, &b, b.n - 1))
+	if (parse_commits(commits, &b) || queue_step(w, &b, b.n - 1))
 		goto rollback;
-	if (db_commit(db))
-		goto out;
+	if (db_commit(w))
+		goto unlock;
 	rc = 201;
-	goto out;
+	goto unlock;
 rollback:
-	if (sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE) {
+	if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE) {
 		snprintf(err, len, "this change point has a bisection already");
 		rc = 409;
 	}
-	db_rollback(db);
-out:
+	db_rollback(w);
+unlock:
 	if (rc == 500 && !err[0])
-		snprintf(err, len, "cannot store the bisection: %s", sqlite3_errmsg(db));
+		snprintf(err, len, "cannot store the bisection: %s", sqlite3_errmsg(w));
+	db_write_unlock(db, w);
+out:
 	free(b.commits);
 	free(commits);
 	json_decref(a);
@@ -514,7 +522,7 @@ static void notify(sqlite3 *db, int64_t id)
 		       alert, id);
 }
 
-int bisect_run_experiment_done(sqlite3 *db, int64_t exp)
+static int experiment_done(sqlite3 *db, int64_t exp)
 {
 	struct bisection b;
 	int64_t step, id;
@@ -544,6 +552,16 @@ int bisect_run_experiment_done(sqlite3 *db, int64_t exp)
 			      " WHERE id = ?", 1, id))
 		notify(db, id);
 	return 1;
+}
+
+/* Its steps are short writes: all under the write lock. */
+int bisect_run_experiment_done(sqlite3 *db, int64_t exp)
+{
+	sqlite3 *w = db_write_lock(db);
+	int rc = experiment_done(w, exp);
+
+	db_write_unlock(db, w);
+	return rc;
 }
 
 int bisect_run_sweep(sqlite3 *db)

@@ -80,47 +80,68 @@ static int64_t store_patch(sqlite3 *db, const struct patch *p, int64_t key_id)
 	return id;
 }
 
+int patches_prepare(const char *text, size_t len, int cap,
+		    struct patch_series *s, char *first_subject, size_t subjlen,
+		    char *err, size_t errlen)
+{
+	int i, j;
+
+	memset(s, 0, sizeof(*s));
+	if (patch_parse(text, len, s, err, errlen))
+		return -1;
+	if (s->n > cap) {
+		snprintf(err, errlen, "too many patches (%d, at most %d)", s->n, cap);
+		goto fail;
+	}
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < s->patches[i].nfiles; j++) {
+			const struct patch_file *f = &s->patches[i].files[j];
+
+			if (f->binary) {
+				snprintf(err, errlen, "binary patches are not accepted (%s)",
+					 f->new_path ? f->new_path : "?");
+				goto fail;
+			}
+			if (!path_ok(f->old_path) || !path_ok(f->new_path)) {
+				snprintf(err, errlen, "patch touches a path outside the tree: %s",
+					 path_ok(f->old_path) ? f->new_path : f->old_path);
+				goto fail;
+			}
+		}
+	}
+	if (first_subject && subjlen)
+		snprintf(first_subject, subjlen, "%s", s->n ? s->patches[0].subject : "");
+	return 0;
+fail:
+	patch_series_free(s);
+	return -1;
+}
+
+int patches_store(sqlite3 *db, const struct patch_series *s, int64_t key_id,
+		  int64_t *ids, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->n; i++) {
+		ids[i] = store_patch(db, &s->patches[i], key_id);
+		if (ids[i] < 0) {
+			snprintf(err, errlen, "cannot store patch: %s", sqlite3_errmsg(db));
+			return -1;
+		}
+	}
+	return s->n;
+}
+
 int patches_store_text(sqlite3 *db, const char *text, size_t len,
 		       int64_t key_id, int64_t *ids, int cap,
 		       char *first_subject, size_t subjlen,
 		       char *err, size_t errlen)
 {
-	struct patch_series s = { 0 };
-	int i, j, n = -1;
+	struct patch_series s;
+	int n;
 
-	if (patch_parse(text, len, &s, err, errlen))
+	if (patches_prepare(text, len, cap, &s, first_subject, subjlen, err,
+			    errlen))
 		return -1;
-	if (s.n > cap) {
-		snprintf(err, errlen, "too many patches (%d, at most %d)", s.n, cap);
-		goto out;
-	}
-	for (i = 0; i < s.n; i++) {
-		for (j = 0; j < s.patches[i].nfiles; j++) {
-			const struct patch_file *f = &s.patches[i].files[j];
-
-			if (f->binary) {
-				snprintf(err, errlen, "binary patches are not accepted (%s)",
-					 f->new_path ? f->new_path : "?");
-				goto out;
-			}
-			if (!path_ok(f->old_path) || !path_ok(f->new_path)) {
-				snprintf(err, errlen, "patch touches a path outside the tree: %s",
-					 path_ok(f->old_path) ? f->new_path : f->old_path);
-				goto out;
-			}
-		}
-	}
-	if (first_subject && subjlen)
-		snprintf(first_subject, subjlen, "%s", s.n ? s.patches[0].subject : "");
-	for (i = 0; i < s.n; i++) {
-		ids[i] = store_patch(db, &s.patches[i], key_id);
-		if (ids[i] < 0) {
-			snprintf(err, errlen, "cannot store patch: %s", sqlite3_errmsg(db));
-			goto out;
-		}
-	}
-	n = s.n;
-out:
+	n = patches_store(db, &s, key_id, ids, err, errlen);
 	patch_series_free(&s);
 	return n;
 }

@@ -13,6 +13,7 @@
 #include "daemon/lab/planner.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
+#include "daemon/store/writer.h"
 
 /* At most this many commits are queued by one poll (the newest ones). */
 #define TRACK_MAX_QUEUE 200
@@ -91,7 +92,8 @@ static size_t choose(const struct track *t, char (*c)[41], size_t n,
 }
 
 /* One experiment at @sha and its track point; inside a transaction. */
-static int queue_commit(sqlite3 *db, const struct track *t, const char *sha)
+static int queue_commit(sqlite3 *db, const struct track *t, const char *sha,
+			const struct gitmirror_commit *ci)
 {
 	struct variant_spec v = { .name = "commit", .is_control = true };
 	struct experiment_spec e = {
@@ -101,7 +103,7 @@ static int queue_commit(sqlite3 *db, const struct track *t, const char *sha)
 		.bench_json = t->bench, .runs = t->runs, .max_runs = t->runs,
 		.variants = &v, .nvariants = 1,
 	};
-	struct gitmirror_commit c;
+	const struct gitmirror_commit c = *ci;
 	char title[256], err[256];
 	sqlite3_stmt *st;
 	int64_t exp;
@@ -118,8 +120,6 @@ static int queue_commit(sqlite3 *db, const struct track *t, const char *sha)
 	sqlite3_finalize(st);
 	if (ok)
 		return 0;
-	if (gitmirror_commit_info(t->base.mirror, sha, &c))
-		memset(&c, 0, sizeof(c));
 	snprintf(title, sizeof(title), "track %s: %.12s %.120s", t->label, sha,
 		 c.subject);
 	e.title = title;
@@ -170,6 +170,17 @@ static int note_poll(sqlite3 *db, const struct track *t, const char *head,
 	return ok ? 0 : -1;
 }
 
+/* note_poll from a pool connection: the one write under the lock. */
+static int note_poll_now(sqlite3 *db, const struct track *t, const char *head,
+			 const char *last, const char *error, time_t now)
+{
+	sqlite3 *w = db_write_lock(db);
+	int rc = note_poll(w, t, head, last, error, now);
+
+	db_write_unlock(db, w);
+	return rc;
+}
+
 /* The new first-parent commits up to @head (a force push: just @head). */
 static int new_commits(const struct track *t, const char *head,
 		       char (**c)[41], size_t *n)
@@ -201,31 +212,46 @@ static int queue_new(sqlite3 *db, struct track *t, const char *head,
 		     time_t now, int *queued)
 {
 	char (*c)[41] = NULL, (*pick)[41] = NULL;
+	struct gitmirror_commit *info = NULL;
 	size_t n = 0, k = 0, i;
+	sqlite3 *w;
 	int ret = 500;
 
 	*queued = 0;
 	if (t->every_seconds > 0 && now < t->next_run_at)
-		return note_poll(db, t, head, NULL, NULL, now) ? 500 : 0;
+		return note_poll_now(db, t, head, NULL, NULL, now) ? 500 : 0;
 	if (new_commits(t, head, &c, &n))
 		goto out;
 	pick = calloc(n ? n : 1, sizeof(*pick));
 	if (!pick)
 		goto out;
 	k = n ? choose(t, c, n, pick) : 0;
-	if (db_begin(db))
+	/* git before the write lock: subjects and authors of the picks. */
+	info = calloc(k ? k : 1, sizeof(*info));
+	if (!info)
 		goto out;
 	for (i = 0; i < k; i++)
-		if (queue_commit(db, t, pick[i]))
-			break;
-	if (i < k || note_poll(db, t, head, k ? pick[k - 1] : NULL, NULL, now) ||
-	    db_commit(db)) {
-		db_rollback(db);
+		if (gitmirror_commit_info(t->base.mirror, pick[i], &info[i]))
+			memset(&info[i], 0, sizeof(info[i]));
+	w = db_write_lock(db);
+	if (db_begin(w)) {
+		db_write_unlock(db, w);
 		goto out;
 	}
+	for (i = 0; i < k; i++)
+		if (queue_commit(w, t, pick[i], &info[i]))
+			break;
+	if (i < k || note_poll(w, t, head, k ? pick[k - 1] : NULL, NULL, now) ||
+	    db_commit(w)) {
+		db_rollback(w);
+		db_write_unlock(db, w);
+		goto out;
+	}
+	db_write_unlock(db, w);
 	*queued = (int)k;
 	ret = 0;
 out:
+	free(info);
 	free(c);
 	free(pick);
 	return ret;
@@ -248,7 +274,7 @@ int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
 	if (!rc && gitmirror_resolve(t.base.mirror, t.ref, head, err, len))
 		rc = 502;
 	if (rc) {
-		note_poll(db, &t, NULL, NULL, err, now);
+		note_poll_now(db, &t, NULL, NULL, err, now);
 		free(t.bench);
 		return rc;
 	}
@@ -355,6 +381,7 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 	struct base_ref b;
 	const char *ref;
 	char head[41];
+	sqlite3 *w;
 	int rc, q;
 
 	rc = bases_lookup(db, s->base, &b, err, len);
@@ -367,7 +394,9 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 		return snprintf(err, len, "'ref' is not a usable git ref name"), 400;
 	if (gitmirror_resolve(b.mirror, ref, head, err, len))
 		return 422;
-	rc = insert_track(db, s, b.id, ref, id);
+	w = db_write_lock(db);
+	rc = insert_track(w, s, b.id, ref, id);
+	db_write_unlock(db, w);
 	if (rc == 409)
 		snprintf(err, len, "a track labelled '%s' exists", s->label);
 	if (rc)

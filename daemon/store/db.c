@@ -2,6 +2,7 @@
 /*
  * SQLite store: connection setup, migrations, connection pool.
  */
+#include <assert.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,8 +166,25 @@ int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...)
 	return v;
 }
 
+/* The daemon's one writer connection (writer.c registers it). */
+static sqlite3 *writer_db;
+
+void db_set_writer(sqlite3 *db)
+{
+	__atomic_store_n(&writer_db, db, __ATOMIC_RELEASE);
+}
+
+bool db_is_writer(sqlite3 *db)
+{
+	sqlite3 *w = __atomic_load_n(&writer_db, __ATOMIC_ACQUIRE);
+
+	return !w || db == w;
+}
+
 int db_begin(sqlite3 *db)
 {
+	/* Writes go through the one writer (writer.h). */
+	assert(db_is_writer(db));
 	return db_exec(db, "BEGIN IMMEDIATE");
 }
 
@@ -240,10 +258,18 @@ sqlite3 *db_pool_get(struct db_pool *p)
 	if (db)
 		return db;
 	db = db_open(p->path, err, sizeof(err));
-	if (!db)
+	if (!db) {
 		fprintf(stderr, "perflabd: %s\n", err);
-	else
-		db_count_commits(db, &p->generation);
+		return NULL;
+	}
+	/* Pool connections only read: SQLite itself refuses a write on
+	 * one, so a write that bypasses the writer (writer.h) fails loudly
+	 * instead of racing it. db_writer_init lifts this for its own. */
+	if (sqlite3_exec(db, "PRAGMA query_only=1", NULL, NULL, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	db_count_commits(db, &p->generation);
 	return db;
 }
 

@@ -11,6 +11,7 @@
 #define PERFLAB_DB_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sqlite3.h>
@@ -44,7 +45,13 @@ int db_exec(sqlite3 *db, const char *sql);
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql);
 /* Run @sql with @nargs int64_t parameters; first column of the first row, or @def. */
 int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...);
-int db_begin(sqlite3 *db);	/* BEGIN IMMEDIATE, 0 or -1 */
+/* BEGIN IMMEDIATE, 0 or -1; asserts that @db may write (db_is_writer). */
+int db_begin(sqlite3 *db);
+/* Register the daemon's one writer connection (writer.h); NULL: none. */
+void db_set_writer(sqlite3 *db);
+/* @db may write: it is the registered writer, or none is registered
+ * (tools and unit tests write on their one connection). */
+bool db_is_writer(sqlite3 *db);
 int db_commit(sqlite3 *db);
 void db_rollback(sqlite3 *db);
 /*
