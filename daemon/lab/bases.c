@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/git_names.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
@@ -179,13 +180,13 @@ int bases_create_git(sqlite3 *db, const char *name, const char *url,
 		     char *err, size_t len)
 {
 	static unsigned counter;
-	char tmp[4200], final[4200], head[41];
+	char tmp[4200], final[4200], head[41], why[128];
 	int64_t id = 0;
 	int rc;
 
 	*out = NULL;
-	if (gitmirror_check_url(url, err, len))
-		return 400;
+	if (git_url_check(url, why, sizeof(why)))
+		return snprintf(err, len, "git url: %s", why), 400;
 	if (gitmirror_check_ref(ref))
 		return snprintf(err, len, "'ref' is not a usable git ref name"), 400;
 	if (!gitmirror_dir())

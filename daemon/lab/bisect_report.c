@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/git_names.h"
 #include "daemon/analysis/lkp_report.h"
 #include "daemon/analysis/mail_out.h"
 #include "daemon/lab/alerts.h"
@@ -354,7 +355,7 @@ static int stored_patch_id(void *arg, const char *text, size_t len,
 		out[0] = '\0';
 	}
 	free(o);
-	return gitmirror_is_sha(out) ? 0 : -1;
+	return git_sha_valid(out) ? 0 : -1;
 }
 
 int64_t bisect_notify_culprit(sqlite3 *db, int64_t bisection_id)

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/git_names.h"
 #include "daemon/lab/gitmirror.h"
 
 #define GIT_TIMEOUT_S 60
@@ -34,46 +35,6 @@ void gitmirror_set_dir(const char *dir)
 const char *gitmirror_dir(void)
 {
 	return mirror_dir;
-}
-
-int gitmirror_is_sha(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < 40; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return s[40] == '\0';
-}
-
-int gitmirror_check_url(const char *url, char *why, size_t len)
-{
-	static const char *const schemes[] = { "https://", "git://", "file://", NULL };
-	size_t n = strlen(url), i;
-	int ok = url[0] == '/';
-
-	for (i = 0; schemes[i] && !ok; i++)
-		ok = !strncmp(url, schemes[i], strlen(schemes[i])) &&
-		     url[strlen(schemes[i])];
-	if (!ok) {
-		snprintf(why, len, "the git url must be an absolute path or an"
-			 " https://, git:// or file:// URL");
-		return -1;
-	}
-	if (n > 1024) {
-		snprintf(why, len, "the git url is longer than 1024 bytes");
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		if ((unsigned char)url[i] <= ' ' || url[i] == 0x7f) {
-			snprintf(why, len, "the git url holds a space or control character");
-			return -1;
-		}
-	if (strstr(url, "::")) {
-		snprintf(why, len, "the git url may not name a remote helper (::)");
-		return -1;
-	}
-	return 0;
 }
 
 int gitmirror_check_ref(const char *ref)
@@ -302,10 +263,11 @@ reap:
 int gitmirror_fetch(const char *path, const char *url, char *err, size_t len)
 {
 	struct stat sb;
+	char why[128];
 	int rc;
 
-	if (gitmirror_check_url(url, err, len))
-		return -1;
+	if (git_url_check(url, why, sizeof(why)))
+		return snprintf(err, len, "git url: %s", why), -1;
 	if (stat(path, &sb)) {
 		rc = gitmirror_run(((const char *const[]){ "git", "-c",
 			"core.hooksPath=/dev/null", "init", "--quiet", "--bare",
@@ -347,7 +309,7 @@ static int resolve_raw(const char *path, const char *spec, char sha[41],
 		sha[40] = '\0';
 	}
 	free(out);
-	if (!gitmirror_is_sha(sha)) {
+	if (!git_sha_valid(sha)) {
 		sha[0] = '\0';
 		return -1;
 	}
@@ -377,7 +339,7 @@ int gitmirror_parent(const char *path, const char *sha, char parent[41])
 {
 	char spec[48], err[256];
 
-	if (!gitmirror_is_sha(sha))
+	if (!git_sha_valid(sha))
 		return -1;
 	snprintf(spec, sizeof(spec), "%s^1", sha);
 	return resolve_raw(path, spec, parent, err, sizeof(err)) ? -1 : 0;
@@ -393,7 +355,7 @@ int gitmirror_first_parent(const char *path, const char *good,
 
 	*list = NULL;
 	*n = 0;
-	if (!gitmirror_is_sha(good) || !gitmirror_is_sha(bad))
+	if (!git_sha_valid(good) || !git_sha_valid(bad))
 		return snprintf(err, len, "good and bad must be full commit ids"), -1;
 	snprintf(range, sizeof(range), "%s..%s", good, bad);
 	rc = gitmirror_run(GIT(path, "rev-list", "--first-parent", "--reverse",
@@ -413,7 +375,7 @@ int gitmirror_first_parent(const char *path, const char *good,
 		}
 		memcpy(a[*n], p, 40);
 		a[*n][40] = '\0';
-		if (!gitmirror_is_sha(a[*n]))
+		if (!git_sha_valid(a[*n]))
 			goto fail;
 		(*n)++;
 	}
@@ -456,7 +418,7 @@ int gitmirror_commit_info(const char *path, const char *sha,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	if (!gitmirror_is_sha(sha))
+	if (!git_sha_valid(sha))
 		return -1;
 	rc = gitmirror_run(GIT(path, "show", "-s", "--no-show-signature",
 			       "--format=%s%x1f%an%x1f%ae%x1f%ct", sha),
@@ -482,7 +444,7 @@ int gitmirror_patch_id(const char *path, const char *sha, char id[41])
 	int rc;
 
 	id[0] = '\0';
-	if (!gitmirror_is_sha(sha))
+	if (!git_sha_valid(sha))
 		return -1;
 	rc = gitmirror_run(GIT(path, "diff-tree", "-p", "--root", "--no-color",
 			       "--no-ext-diff", sha),
@@ -494,7 +456,7 @@ int gitmirror_patch_id(const char *path, const char *sha, char id[41])
 	if (rc == 0 && out && strlen(out) >= 40) {
 		memcpy(id, out, 40);
 		id[40] = '\0';
-		if (!gitmirror_is_sha(id))
+		if (!git_sha_valid(id))
 			id[0] = '\0';
 	}
 	free(diff);

@@ -10,10 +10,13 @@
  * and HOME only plus GIT_CONFIG_NOSYSTEM=1 (no system or global config,
  * no terminal prompts, only the file/https/git transports), hooks off, a
  * timeout, and a cap on the output kept. Nothing from a request reaches
- * git unless it passed gitmirror_check_url() / gitmirror_check_ref().
+ * git unless it passed git_url_check() (common/git_names.h) /
+ * gitmirror_check_ref().
  */
 #ifndef PERFLAB_GITMIRROR_H
 #define PERFLAB_GITMIRROR_H
+
+#include "common/git_names.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -24,21 +27,12 @@ void gitmirror_set_dir(const char *dir);
 const char *gitmirror_dir(void);
 
 /*
- * 0 if @url is an absolute path or an https://, git:// or file:// URL
- * without control characters, spaces or a leading '-' (and no ext::).
- * Else -1 with the reason in @why.
- */
-int gitmirror_check_url(const char *url, char *why, size_t len);
-
-/*
  * 0 if @ref may be handed to git as a ref or commit name: 1-200 of
  * [A-Za-z0-9._/-], no leading '-' or '/', no "..", "//", "@{" or ".lock"
  * ending. Else -1.
  */
 int gitmirror_check_ref(const char *ref);
 
-/* 1 if @s is 40 lower-case hex digits. */
-int gitmirror_is_sha(const char *s);
 
 /* The mirror directory of base @base_id into @out. 0 or -1 (no dir). */
 int gitmirror_path(int64_t base_id, char *out, size_t len);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/git_names.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/exact_profile.h"
 #include "daemon/lab/validate.h"
@@ -195,7 +196,7 @@ int ingest_validate(json_t *body, char *err, size_t errlen)
 		  want(o, "commit", 's', false, err, errlen)))
 		return -1;
 	if (o && json_object_get(o, "commit") &&
-	    !gitmirror_is_sha(json_string_value(json_object_get(o, "commit"))))
+	    !git_sha_valid(json_string_value(json_object_get(o, "commit"))))
 		return bad(err, errlen, "%s", "build.commit must be 40 lower-case hex digits");
 	/* Which boot the run came from, and its position in it (toggle). */
 	o = json_object_get(body, "boot");

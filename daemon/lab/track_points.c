@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/git_names.h"
 #include "daemon/analysis/changepoint.h"
 #include "daemon/analysis/stats.h"
 #include "daemon/lab/bases.h"
@@ -152,7 +153,7 @@ static int cp_commits(sqlite3 *db, int64_t sid, int64_t point_id, char *good,
 		if (sqlite3_column_int64(st, 0) == point_id) {
 			snprintf(good, 41, "%s", prev);
 			col(bad, 41, st, 1);
-			found = gitmirror_is_sha(good) && gitmirror_is_sha(bad);
+			found = git_sha_valid(good) && git_sha_valid(bad);
 			break;
 		}
 		col(prev, sizeof(prev), st, 1);

@@ -4,6 +4,7 @@
  * tree of one commit (see gitbase.h).
  */
 #include "runners/runner/gitbase.h"
+#include "common/git_names.h"
 #include "runners/runner/rutil.h"
 
 #include <errno.h>
@@ -16,48 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define URL_MAX 1024
 #define OUT_MAX 4096
-
-int gitbase_check_commit(const char *c)
-{
-	size_t i;
-
-	for (i = 0; c && c[i]; i++)
-		if (!strchr("0123456789abcdef", c[i]))
-			return -1;
-	return c && i == 40 ? 0 : -1;
-}
-
-int gitbase_check_url(const char *url, char *why, size_t len)
-{
-	static const char *const schemes[] = { "https://", "git://",
-					       "file://" };
-	size_t n = url ? strlen(url) : 0;
-	const char *bad = NULL;
-
-	if (!n || n > URL_MAX)
-		bad = "empty or longer than 1024 bytes";
-	else if (url[0] == '-')
-		bad = "starts with '-'";
-	else if (strstr(url, "::"))
-		bad = "transport helper syntax (::) is not allowed";
-	for (size_t i = 0; !bad && i < n; i++)
-		if ((unsigned char)url[i] <= ' ' || url[i] == 0x7f ||
-		    url[i] == '\\')
-			bad = "control character, space or backslash";
-	if (!bad && url[0] != '/') {
-		bad = "not an absolute path or an https://, git:// or "
-		      "file:// URL";
-		for (size_t i = 0; i < 3; i++)
-			if (!strncmp(url, schemes[i], strlen(schemes[i])) &&
-			    url[strlen(schemes[i])])
-				bad = NULL;
-	}
-	if (bad && why)
-		snprintf(why, len, "base url: %s", bad);
-	return bad ? -1 : 0;
-}
 
 struct paths {
 	char top[3000];
@@ -169,7 +129,7 @@ static int have_commit(struct gitbase *g, const struct paths *p)
 /* Every branch and tag; then the commit itself (servers may refuse). */
 static int fetch(struct gitbase *g, const struct paths *p, int timeout)
 {
-	char gd[4200], url[URL_MAX + 1];
+	char gd[4200], url[GIT_URL_MAX + 1];
 
 	snprintf(gd, sizeof(gd), "--git-dir=%s", g->dir);
 	snprintf(url, sizeof(url), "%s", g->url);
@@ -200,7 +160,7 @@ static int read_head(struct gitbase *g, const struct paths *p)
 		g->head[40] = 0;
 	}
 	free(text);
-	return gitbase_check_commit(g->head);
+	return (git_sha_valid(g->head) ? 0 : -1);
 }
 
 /* The tree at the commit: only files that differ are rewritten. */
@@ -236,8 +196,8 @@ int gitbase_checkout(struct gitbase *g, char **msg)
 	*msg = NULL;
 	g->lock_fd = -1;
 	g->fetched = 0;
-	if (gitbase_check_url(g->url, NULL, 0) ||
-	    gitbase_check_commit(g->commit)) {
+	if (git_url_check(g->url, NULL, 0) ||
+	    !git_sha_valid(g->commit)) {
 		*msg = strdup("git base: bad url or commit");
 		return -1;
 	}

@@ -25,7 +25,7 @@
 
 struct gitbase {
 	const char *kcache;	/* cache root */
-	const char *url;	/* checked with gitbase_check_url */
+	const char *url;	/* checked with git_url_check */
 	const char *commit;	/* 40 lower-case hex */
 	int timeout_s;		/* per git command; 0: 3600 */
 	const volatile sig_atomic_t *cancel;
@@ -38,10 +38,6 @@ struct gitbase {
 	int lock_fd;		/* held until gitbase_release */
 };
 
-/* 0 if @url is an absolute path or an https/git/file URL we accept. */
-int gitbase_check_url(const char *url, char *why, size_t len);
-/* 0 if @c is 40 lower-case hex digits. */
-int gitbase_check_commit(const char *c);
 /*
  * Lock the clone of g->url, fetch if g->commit is missing, put the tree
  * at g->commit.  0 with the lock held (gitbase_release after the build

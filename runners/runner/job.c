@@ -2,6 +2,7 @@
 /*
  * job: claimed job parsing.
  */
+#include "common/git_names.h"
 #include "runners/runner/job.h"
 #include "runners/runner/gitbase.h"
 #include "rtsetting.h"
@@ -125,11 +126,11 @@ static int parse_base(struct job *j, const json_t *base, char *err,
 		snprintf(err, errlen, "base url: NUL character");
 		return -1;
 	}
-	if (gitbase_check_url(j->base_url, why, sizeof(why))) {
-		snprintf(err, errlen, "%s", why);
+	if (git_url_check(j->base_url, why, sizeof(why))) {
+		snprintf(err, errlen, "base url: %s", why);
 		return -1;
 	}
-	if (gitbase_check_commit(j->base_commit)) {
+	if (!git_sha_valid(j->base_commit)) {
 		snprintf(err, errlen, "base.commit: not 40 lower-case hex "
 			 "digits");
 		return -1;

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "common/git_names.h"
 #include "daemon/lab/gitmirror.h"
 #include "unit/check.h"
 
@@ -34,18 +35,18 @@ int main(void)
 	size_t i;
 
 	for (i = 0; good_urls[i]; i++)
-		CHECK(gitmirror_check_url(good_urls[i], why, sizeof(why)) == 0,
+		CHECK(git_url_check(good_urls[i], why, sizeof(why)) == 0,
 		      "url '%s' refused: %s", good_urls[i], why);
 	for (i = 0; bad_urls[i]; i++) {
 		why[0] = '\0';
-		CHECK(gitmirror_check_url(bad_urls[i], why, sizeof(why)) == -1,
+		CHECK(git_url_check(bad_urls[i], why, sizeof(why)) == -1,
 		      "url '%s' accepted", bad_urls[i]);
 		CHECK(why[0] != '\0', "no reason for '%s'", bad_urls[i]);
 	}
 	memset(longurl, 'a', sizeof(longurl) - 1);
 	longurl[0] = '/';
 	longurl[sizeof(longurl) - 1] = '\0';
-	CHECK(gitmirror_check_url(longurl, why, sizeof(why)) == -1);
+	CHECK(git_url_check(longurl, why, sizeof(why)) == -1);
 
 	for (i = 0; good_refs[i]; i++)
 		CHECK(gitmirror_check_ref(good_refs[i]) == 0, "ref '%s' refused",
@@ -59,10 +60,10 @@ int main(void)
 	longref[200] = '\0';
 	CHECK(gitmirror_check_ref(longref) == 0);
 
-	CHECK(gitmirror_is_sha("0123456789abcdef0123456789abcdef01234567"));
-	CHECK(!gitmirror_is_sha("0123456789ABCDEF0123456789abcdef01234567"));
-	CHECK(!gitmirror_is_sha("0123456789abcdef0123456789abcdef0123456"));
-	CHECK(!gitmirror_is_sha("0123456789abcdef0123456789abcdef012345678"));
-	CHECK(!gitmirror_is_sha("0123456789abcdef0123456789abcdef0123456g"));
+	CHECK(git_sha_valid("0123456789abcdef0123456789abcdef01234567"));
+	CHECK(!git_sha_valid("0123456789ABCDEF0123456789abcdef01234567"));
+	CHECK(!git_sha_valid("0123456789abcdef0123456789abcdef0123456"));
+	CHECK(!git_sha_valid("0123456789abcdef0123456789abcdef012345678"));
+	CHECK(!git_sha_valid("0123456789abcdef0123456789abcdef0123456g"));
 	DONE();
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/git_names.h"
 #include "runners/runner/gitbase.h"
 #include "runners/runner/job.h"
 #include "unit/check.h"
@@ -53,20 +54,20 @@ int main(void)
 	struct job j;
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++)
-		CHECK(gitbase_check_url(good[i], why, sizeof(why)) == 0,
+		CHECK(git_url_check(good[i], why, sizeof(why)) == 0,
 		      "%s: %s", good[i], why);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
-		CHECK(gitbase_check_url(bad[i], why, sizeof(why)) == -1,
+		CHECK(git_url_check(bad[i], why, sizeof(why)) == -1,
 		      "%s accepted", bad[i]);
 	memset(buf, 'a', sizeof(buf));
 	buf[0] = '/';
 	buf[sizeof(buf) - 1] = 0;
-	CHECK(gitbase_check_url(buf, why, sizeof(why)) == -1);
-	CHECK(gitbase_check_url(NULL, why, sizeof(why)) == -1);
-	CHECK(gitbase_check_commit(C40) == 0);
+	CHECK(git_url_check(buf, why, sizeof(why)) == -1);
+	CHECK(git_url_check(NULL, why, sizeof(why)) == -1);
+	CHECK(git_sha_valid(C40));
 	for (size_t i = 0; i < sizeof(badc) / sizeof(*badc); i++)
-		CHECK(gitbase_check_commit(badc[i]) == -1, "%s", badc[i]);
-	CHECK(gitbase_check_commit(NULL) == -1);
+		CHECK(!git_sha_valid(badc[i]), "%s", badc[i]);
+	CHECK(!git_sha_valid(NULL));
 
 	/* Job parsing. */
 	CHECK(parse("{\"name\":\"g\",\"kind\":\"git\",\"url\":\"/srv/l.git\","
