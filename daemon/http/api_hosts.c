@@ -11,6 +11,7 @@
 #include "daemon/http/api.h"
 #include "daemon/store/db.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/builds.h"
 #include "daemon/lab/trust.h"
 
 static int check_facts(json_t *f, struct http_resp *resp)
@@ -172,9 +173,11 @@ static int check_owner(sqlite3 *w, struct http_req *req, const char *name,
 
 int api_hosts_register(struct http_req *req, struct http_resp *resp)
 {
-	static const char *const keys[] = { "name", "labels", "backend", "facts", NULL };
+	static const char *const keys[] = { "name", "labels", "backend", "facts",
+		"role", "configs", NULL };
 	const char *name, *backend;
 	json_t *body = http_json_body_keys(req, resp, keys), *labels, *facts;
+	char why[256];
 	int64_t id;
 	int ret = 0;
 	sqlite3 *w;
@@ -188,6 +191,11 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "backend", 32, &backend, resp) ||
 	    check_labels(labels, resp) || check_facts(facts, resp))
 		goto out;
+	if (builds_check_caps(json_object_get(body, "role"),
+			      json_object_get(body, "configs"), why, sizeof(why))) {
+		ret = http_error(resp, 400, "%s", why);
+		goto out;
+	}
 	if (!name || !lab_valid_name(name)) {
 		ret = http_error(resp, 400, "'name' is required: 1-64 characters of [A-Za-z0-9._+-]");
 		goto out;
@@ -209,7 +217,8 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 		goto rollback;
 	}
 	id = upsert_host(w, name, backend, labels, facts);
-	if (id < 0) {
+	if (id < 0 || builds_set_host(w, id, json_string_value(json_object_get(body,
+				      "role")), json_object_get(body, "configs"))) {
 		ret = -1;
 		goto rollback;
 	}
@@ -242,7 +251,7 @@ int api_hosts_list(struct http_req *req, struct http_resp *resp)
 	json_t *a;
 
 	st = db_prepare(req->db,
-		"SELECT h.id, h.name, h.backend, h.labels AS labels_json, h.facts AS facts_json,"
+		"SELECT h.id, h.name, h.backend, h.role, h.labels AS labels_json, h.facts AS facts_json,"
 		" CASE WHEN h.last_seen < ?1 THEN 'offline' WHEN h.current_job_id IS NOT NULL"
 		" THEN 'busy' ELSE 'idle' END AS state, h.last_seen, h.registered_at,"
 		" j.id AS \"current_job.id\", j.experiment_id AS \"current_job.experiment_id\","

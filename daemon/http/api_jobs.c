@@ -9,6 +9,7 @@
 
 #include "daemon/http/api.h"
 #include "daemon/store/db.h"
+#include "daemon/lab/builds.h"
 #include "daemon/lab/ingest.h"
 #include "daemon/http/state.h"
 
@@ -53,7 +54,7 @@ static int64_t caller_host(struct http_req *req, struct http_resp *resp,
 int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "host", "wait", NULL };
-	json_t *body = http_json_body_keys(req, resp, keys), *w, *spec;
+	json_t *body = http_json_body_keys(req, resp, keys), *w, *spec, *task = NULL;
 	const char *host_name;
 	struct timespec t0, t;
 	struct jobs_ctx c;
@@ -90,7 +91,7 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 
 		gen = server_queue_gen(req->srv);
 		wdb = server_writer_lock(req->srv);
-		rc = jobs_claim(wdb, &c, host, time(NULL), &cl);
+		rc = builds_claim(wdb, &c, host, time(NULL), &cl, &task);
 		if (rc < 0)
 			snprintf(err, sizeof(err), "%s", sqlite3_errmsg(wdb));
 		server_writer_unlock(req->srv);
@@ -98,6 +99,8 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 			ret = http_error(resp, 503, "cannot claim: %s", err);
 			goto out;
 		}
+		if (rc == 2)
+			break;
 		if (rc == 1)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &t);
@@ -109,7 +112,15 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 		}
 		server_queue_wait(req->srv, gen, left > 2000 ? 2000 : (int)left);
 	}
+	if (rc == 2) {
+		ret = http_json(resp, 200, task);
+		goto out;
+	}
 	spec = jobs_spec_json(req->db, &cl, c.lease_seconds);
+	if (spec && builds_claim_json(req->db, host, &cl, spec)) {
+		json_decref(spec);
+		spec = NULL;
+	}
 	if (!spec) {
 		ret = -1;
 		goto out;

@@ -81,6 +81,7 @@ struct http_req {
 	sqlite3 *pool_db;
 	struct server *srv;	/* daemon state (see server.h) */
 	struct MHD_Connection *conn;
+	void *stream;		/* a streamed route's context (routes.h) */
 };
 
 struct http_resp {
@@ -118,6 +119,13 @@ int http_text(struct http_resp *resp, int status, const char *content_type,
 	      const char *text, size_t len);	/* copies text */
 int http_take(struct http_resp *resp, int status, const char *content_type,
 	      char *buf, size_t len);	/* takes malloc'ed buf */
+/*
+ * Answer the open file @fd (taken) of @size bytes: Range (one range: 206
+ * with Content-Range; past the end: 416), ETag and X-Perflab-Sha256 from
+ * @sha256, HEAD without the body. *sent: the bytes the answer carries.
+ */
+int http_reply_file(struct http_req *req, struct http_resp *resp, int fd,
+		    uint64_t size, const char *sha256, uint64_t *sent);
 int http_error(struct http_resp *resp, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
