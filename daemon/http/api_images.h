@@ -9,7 +9,6 @@
 #define PERFLAB_API_IMAGES_H
 
 #include "daemon/http/http.h"
-#include "daemon/http/routes.h"
 
 extern const struct route_stream api_image_upload_stream;
 int api_image_put(struct http_req *req, struct http_resp *resp);

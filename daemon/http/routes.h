@@ -17,21 +17,6 @@
 /* The body is streamed (route_stream_of gives the callbacks), not kept. */
 #define ROUTE_STREAM 0x4
 
-/*
- * A route whose body is not kept in memory (kernel images): @begin runs
- * after authentication, before the body, and may answer at once (sets
- * resp->status); @data gets the body as it arrives and may refuse it
- * (sets resp, returns -1: the rest is discarded and resp answered); the
- * handler runs at the end with req->stream; @end always runs last, also
- * when the client went away.
- */
-struct route_stream {
-	int (*begin)(struct http_req *req, struct http_resp *resp, void **ctx);
-	int (*data)(struct http_req *req, void *ctx, const char *buf, size_t len,
-		    struct http_resp *resp);
-	void (*end)(void *ctx);
-};
-
 struct route {
 	const char *method;
 	const char *pattern;	/* "/api/v1/experiments/{id}/perf-diff" */

@@ -140,6 +140,7 @@ static inline uint64_t server_queue_gen(struct server *s)
 /* The jobs context (jobs.h) of the running server. */
 static inline void server_jobs_ctx(struct server *s, struct jobs_ctx *c)
 {
+	*c = (struct jobs_ctx){ 0 };
 	c->lease_seconds = s->cfg.lease_seconds;
 	c->max_attempts = s->cfg.max_attempts;
 	c->ev = &s->events;

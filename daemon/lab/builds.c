@@ -11,7 +11,6 @@
 
 #include "common/kimage.h"
 #include "daemon/lab/builds.h"
-#include "daemon/lab/images.h"
 #include "daemon/lab/validate.h"
 #include "daemon/store/db.h"
 #include "daemon/store/json.h"
@@ -277,6 +276,21 @@ static bool image_stored(sqlite3 *db, const char *key)
 	return yes;
 }
 
+static int touch(sqlite3 *db, const char *key, time_t now)
+{
+	sqlite3_stmt *st = db_prepare(db, "UPDATE images SET last_used_at = ?"
+				      " WHERE key = ?");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)now);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 1 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* The host building @key now (0: none), its build in *id, its name. */
 static int64_t builder_of(sqlite3 *db, const char *key, time_t now,
 			  int64_t *id, char name[64])
@@ -533,8 +547,9 @@ static int gate(sqlite3 *db, int64_t host, int64_t job, const char *lease,
 	rc = builds_key_for_host(db, &bs, host, key);
 	if (rc <= 0)
 		return rc < 0 ? -1 : 1;	/* no such config: it builds alone */
+	/* Handed out: its age for the collector starts again. */
 	if (image_stored(db, key))
-		return images_touch(db, key, now) ? -1 : 1;
+		return touch(db, key, now);
 	other = builder_of(db, key, now, &id, NULL);
 	if (other < 0)
 		return -1;

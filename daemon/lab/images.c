@@ -605,21 +605,6 @@ int images_stats(sqlite3 *db, int64_t *count, int64_t *bytes)
 	return rc;
 }
 
-int images_touch(sqlite3 *w, const char *key, time_t now)
-{
-	sqlite3_stmt *st = db_prepare(w, "UPDATE images SET last_used_at = ?"
-				      " WHERE key = ?");
-	int rc;
-
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, (int64_t)now);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
-}
-
 /* ---- removal --------------------------------------------------------- */
 
 /* Under the writer: the row goes, then the files are set aside. */

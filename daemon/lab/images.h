@@ -113,8 +113,6 @@ json_t *images_manifest_json(sqlite3 *db, const char *key, time_t now);
 json_t *images_list_json(sqlite3 *db, int limit);
 /* Number of images and their bytes; -1 on error. */
 int images_stats(sqlite3 *db, int64_t *count, int64_t *bytes);
-/* An image was handed out (claim): its age starts again. */
-int images_touch(sqlite3 *w, const char *key, time_t now);
 
 /* ---- removal --------------------------------------------------------- */
 
