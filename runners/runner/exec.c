@@ -178,6 +178,7 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 	       struct kbuild_result *kr, struct outcome *o)
 {
 	const struct runner_cfg *cfg = c->cfg;
+	double cpu = 0;
 	char config[4096], msg[4200];
 	struct kbuild_req r = {
 		.kcache = cfg->kcache, .tree = cfg->tree,
@@ -187,7 +188,7 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 		.patches = j->patches, .npatches = j->npatches,
 		.jobs = cfg->jobs, .cancel = c->abort,
 		.uid = cfg->build_uid, .gid = cfg->build_gid,
-		.domain = j->trust_domain, .cc = cfg->cc,
+		.domain = j->trust_domain, .cc = cfg->cc, .cpu_s = &cpu,
 	};
 	static const char *const reason[] = {
 		[KBUILD_OK] = NULL, [KBUILD_PATCH_FAILED] = "patch_apply",
@@ -213,6 +214,9 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 		kr->msg = NULL;
 		return -1;
 	}
+	if (ret && !kr->cached)
+		fprintf(stderr, "perflab-runner: built image %s in %.1f s (CPU"
+			" %.1f s)\n", kr->key, kr->seconds, cpu);
 	if (ret)
 		image_to_store(c, j, kr, o);
 	o->build_s = rutil_now() - start;

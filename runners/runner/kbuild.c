@@ -294,6 +294,7 @@ static int run_boxed(const struct kbuild_req *r, const struct kb_paths *p,
 	cmd_.log = log;
 	cmd_.cancel = r->cancel;
 	cmd_.timeout_s = r->timeout_s > 0 ? r->timeout_s : 3600;
+	cmd_.cpu_s = r->cpu_s;
 	rc = sandbox_run(&sb, cmd, &cmd_, &st);
 	if (rc == RUTIL_EXITED && st == 0)
 		return 0;

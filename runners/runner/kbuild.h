@@ -68,6 +68,7 @@ struct kbuild_req {
 	 * "local". Builds without patches are always "base". */
 	const char *domain;
 	const struct kbuild_ccache *cc;	/* NULL: no Redis */
+	double *cpu_s;		/* when set: += the CPU seconds of the build */
 };
 
 struct kbuild_result {

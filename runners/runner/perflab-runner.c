@@ -88,7 +88,8 @@ static void usage(FILE *f)
 "                      bubblewrap sandbox (default: nobody; never root)\n"
 "  --claim-wait S      long-poll seconds (25)\n"
 "  --role ROLE         builder (builds images for others, runs no job),\n"
-"                      test (never builds: downloads), any (default)\n"
+"                      test (never builds: downloads), any (default),\n"
+"                      none (no image store: builds all it runs, alone)\n"
 "  --ccache-redis SOCK the lab's shared ccache: Redis's Unix socket; base\n"
 "                      builds write it, patched builds only read it\n"
 "  --ccache-redis-auth FILE  \"rw USER PASS\" and \"ro USER PASS\" lines\n"
@@ -247,8 +248,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_BASE: o->try_base = optarg; break;
 		case O_ROLE:
 			if (strcmp(optarg, "builder") && strcmp(optarg, "test") &&
-			    strcmp(optarg, "any"))
-				fail_usage("--role is builder, test or any");
+			    strcmp(optarg, "any") && strcmp(optarg, "none"))
+				fail_usage("--role is builder, test, any or none");
 			o->proto.role = optarg;
 			break;
 		case O_REDIS: o->cc.redis_socket = optarg; break;
@@ -394,6 +395,8 @@ static void set_defaults(struct opts *o)
 	c->cc = &o->cc;
 	if (!o->proto.role)
 		o->proto.role = "any";
+	if (!strcmp(o->proto.role, "none"))
+		o->proto.role = NULL;
 	check_backend(o);
 }
 
@@ -582,7 +585,7 @@ static int do_register(struct opts *o)
 	int ret;
 
 	json_decref(o->proto.configs);
-	o->proto.configs = buildonce_configs(&o->cfg);
+	o->proto.configs = o->proto.role ? buildonce_configs(&o->cfg) : NULL;
 	facts = facts_collect("", be->name, o->cfg.target,
 			      be->poll_ok ? be->poll_ok(&o->cfg) : -1);
 	if (be->facts)
