@@ -8,6 +8,7 @@
 #include "runners/runner/rutil.h"
 #include "runners/runner/sandbox.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -614,6 +615,50 @@ static int build_steps(const struct kbuild_req *r, const struct kb_paths *p,
 	return 0;
 }
 
+#define DOMAINS_KEPT 8
+
+/*
+ * Under the tree lock: at most DOMAINS_KEPT trust domains keep an object
+ * dir in this tree (and a ccache in the cache root), the least recently
+ * built go; a domain that comes back starts again from obj-base.
+ */
+static void prune_domains(const struct kbuild_req *r, const struct kb_paths *p)
+{
+	struct { char name[128]; time_t t; } d[64];
+	char path[8400];
+	struct dirent *e;
+	struct stat st;
+	int n = 0;
+	DIR *dir = opendir(p->tree);
+
+	utimensat(AT_FDCWD, p->obj, NULL, AT_SYMLINK_NOFOLLOW);
+	while (dir && (e = readdir(dir)) && n < 64) {
+		if (strncmp(e->d_name, "obj-", 4) || !strcmp(e->d_name, "obj-base") ||
+		    strchr(e->d_name, '.') || strlen(e->d_name) >= sizeof(d[0].name))
+			continue;
+		snprintf(path, sizeof(path), "%.3000s/%.200s", p->tree, e->d_name);
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(d[n].name, sizeof(d[n].name), "%s", e->d_name);
+		d[n++].t = st.st_mtime;
+	}
+	if (dir)
+		closedir(dir);
+	while (n > DOMAINS_KEPT) {
+		int old = 0;
+
+		for (int i = 1; i < n; i++)
+			if (d[i].t < d[old].t)
+				old = i;
+		snprintf(path, sizeof(path), "%.3000s/%.127s", p->tree, d[old].name);
+		rutil_rm_rf(path);
+		snprintf(path, sizeof(path), "%.3000s/ccache-%d-%.127s", r->kcache,
+			 (int)r->uid, d[old].name + 4);
+		rutil_rm_rf(path);
+		d[old] = d[--n];
+	}
+}
+
 static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
 			struct kbuild_result *res)
 {
@@ -627,6 +672,7 @@ static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
 	int ret;
 
 	unlink(p->log);
+	prune_domains(r, p);
 	if (sandbox_check(&sb, p->log, &res->msg)) {
 		res->status = KBUILD_INTERNAL;
 		return -1;
