@@ -45,6 +45,7 @@ cleanup='[ -n "$rpid" ] && { kill -CONT $rpid; kill $rpid; wait $rpid; } 2>/dev/
 sock=$d/redis.sock
 sed -e "s/CHANGE-ME-rw/rwpass$tag/" -e "s/CHANGE-ME-ro/ropass$tag/" \
 	"$top/dist/redis/redis-users.acl.example" >"$d/users.acl"
+echo "user perflab-test on >testpass$tag ~* &* +@all" >>"$d/users.acl"
 printf 'rw perflab-rw rwpass%s\nro perflab-ro ropass%s\n' "$tag" "$tag" >"$d/auth"
 chmod 600 "$d/auth"
 sed -e "s|/run/perflab/redis.sock|$sock|" -e "s|/etc/perflab/redis-users.acl|$d/users.acl|" \
@@ -53,7 +54,7 @@ redis-server "$d/redis.conf" --daemonize no >"$d/redis.log" 2>&1 &
 rpid=$!
 for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || fail "redis did not start: $(cat "$d/redis.log")"
-rcli() { redis-cli -s "$sock" --user perflab-rw --pass "rwpass$tag" --no-auth-warning "$@"; }
+rcli() { redis-cli -s "$sock" --user perflab-test --pass "testpass$tag" --no-auth-warning "$@"; }
 [ "$(rcli ping)" = PONG ] || fail "redis: $(rcli ping)"
 
 keys=
