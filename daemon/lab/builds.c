@@ -465,6 +465,39 @@ int builds_key_needed(sqlite3 *db, const char *key)
 	return yes;
 }
 
+struct stored_arg {
+	sqlite3 *db;
+	const struct build_spec *bs;
+	char *key;
+	bool found;
+};
+
+static int stored_hash(void *arg, const char *hash)
+{
+	struct stored_arg *a = arg;
+	char k[65];
+
+	if (!key_for_hash(a->bs, hash, k) && image_stored(a->db, k)) {
+		snprintf(a->key, 65, "%s", k);
+		a->found = true;
+	}
+	return a->found;
+}
+
+int builds_job_image(sqlite3 *db, int64_t job, char key[65])
+{
+	int64_t variant = db_int(db, -1, "SELECT variant_id FROM jobs WHERE id = ?",
+				 1, job);
+	struct build_spec bs;
+	struct stored_arg a = { db, &bs, key, false };
+
+	if (variant < 0 || builds_spec_of_variant(db, variant, &bs))
+		return -1;
+	if (runner_hashes(db, &bs, stored_hash, &a) < 0)
+		return -1;
+	return a.found;
+}
+
 /* ---- the claim --------------------------------------------------------- */
 
 static void wait_message(sqlite3 *db, int64_t job, const char *key)

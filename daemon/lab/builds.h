@@ -70,6 +70,14 @@ int builds_check_upload(sqlite3 *w, const char *key, int64_t host, bool admin,
 			time_t now, char *err, size_t errlen);
 int builds_mark_uploaded(sqlite3 *w, const char *key, int64_t host, time_t now);
 
+/*
+ * The stored image of @job, as the hosts that may run it build it (the
+ * pinned host, its label's test hosts, else its label's builders: how a
+ * label without runners, e.g. one a LAVA lab drives, gets its kernel).
+ * 1 with @key, 0 none stored yet, -1 error.
+ */
+int builds_job_image(sqlite3 *db, int64_t job, char key[65]);
+
 /* Keys unfinished experiments need, sorted (free *keys). 0 or -1. */
 int builds_needed_keys(sqlite3 *db, char (**keys)[65], size_t *n);
 /* 1 an unfinished experiment needs @key, 0 no, -1 error. */

@@ -123,6 +123,14 @@ static int image_from_store(const struct exec_ctx *c, const struct job *j,
 	struct imgstore_stats st;
 	char mine[65], err[1024], msg[1200];
 
+	/* A test host never builds: without a stored image it cannot run. */
+	if (c->proto && c->proto->role && !strcmp(c->proto->role, "test") &&
+	    (!j->image_key || strcmp(j->image_state, "ready"))) {
+		outcome_fail(o, "internal", rutil_strdupf("this host (--role test)"
+			     " never builds, and the claim names no stored image"
+			     " (is config '%s' among its --configs?)", j->config));
+		return -1;
+	}
 	if (!j->image_key)
 		return 1;
 	if (kbuild_key_of(r, mine) || strcmp(mine, j->image_key)) {
