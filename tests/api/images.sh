@@ -118,8 +118,20 @@ metrics=$(curl -s "$BASE/metrics")
 grep -qx "perflab_image_store_bytes $(jq -r .size <<<"$m")" <<<"$metrics" || fail "metrics: $(grep image <<<"$metrics")"
 grep -qx 'perflab_image_downloads_total{file="bzImage"} 2' <<<"$metrics" || fail "download count: $(grep image_down <<<"$metrics")"
 
-# GC: an old image no experiment needs goes; K (experiment 2 is still
-# running) stays however old.
+# GC: an old image no experiment needs goes; K stays however old while a
+# queued job (never claimed) needs it.
+api POST "/api/v1/jobs/$job1/result" "$R1" "$(sample_result "$lease1")" >/dev/null
+expect_status 201 "result of experiment 1"
+api POST "/api/v1/jobs/$(jq -r .job_id <<<"$job")/result" "$R2" "$(sample_result "$(jq -r .lease <<<"$job")")" >/dev/null
+expect_status 201 "result of experiment 2"
+for _ in $(seq 50); do
+	[ "$(sql "SELECT count(*) FROM experiments WHERE state = 'done'")" = 2 ] && break
+	sleep 0.1
+done
+check "$(sql "SELECT count(*) FROM experiments WHERE state = 'done'")" -eq 2 "experiments 1 and 2 done"
+exp3=$(api POST /api/v1/experiments "$SUB" '{"runs":1,"max_runs":1,"variants":[{"name":"base"}]}' | jq -r .id)
+check "$(sql "SELECT state FROM jobs WHERE experiment_id = $exp3")" = queued "experiment 3 queued"
+check "$(api GET "/api/v1/images/$K" "$R2" | jq -r .needed)" = true "the queued job needs K"
 K2=$(printf 'unneeded\n' | sha)
 check "$(put "$K2" "$ADM" "$(digest "$K2" "$TMP/img")" "$TMP/img")" = 201 "admin uploads a prebuilt image"
 stop_daemon
@@ -128,7 +140,7 @@ start_daemon
 gc=$(api POST "/api/v1/images/gc?max_age=3600" "$ADM")
 expect_status 200 "gc"
 check "$(jq -r .removed <<<"$gc")" -eq 1 "one removed"
-check "$(sql 'SELECT key FROM images')" = "$K" "the needed image kept"
+check "$(sql 'SELECT key FROM images')" = "$K" "the image a queued job needs is kept"
 [ ! -e "$TMP/images/$K2" ] || fail "the removed image's files are still there"
 [ -f "$TMP/images/$K/bzImage" ] || fail "the kept image's files are gone"
 api DELETE "/api/v1/images/$K" "$ADM" >/dev/null
