@@ -562,6 +562,29 @@ static int rebind_build(sqlite3 *w, int64_t id, int64_t job, const char *lease)
 	return rc;
 }
 
+/*
+ * A patched build waits while another host builds its base (same base,
+ * commit and config, no patches): after it, the shared compiler caches
+ * hold the base's objects, so the patched builds are mostly cache hits
+ * instead of cold builds side by side.
+ */
+static bool base_in_progress(sqlite3 *db, const struct build_spec *bs,
+			     int64_t host, time_t now)
+{
+	struct build_spec base = *bs;
+	char key[65];
+	int64_t who;
+
+	if (!bs->npatches)
+		return false;
+	base.npatches = 0;
+	kimage_patchset_hash(NULL, 0, base.patchset);
+	if (builds_key_for_host(db, &base, host, key) != 1 || image_stored(db, key))
+		return false;
+	who = builder_of(db, key, now, NULL, NULL);
+	return who > 0 && who != host;
+}
+
 /* jobs_ctx.gate: may @host run @job now, as far as its image goes? */
 static int gate(sqlite3 *db, int64_t host, int64_t job, const char *lease,
 		time_t now)
@@ -589,7 +612,7 @@ static int gate(sqlite3 *db, int64_t host, int64_t job, const char *lease,
 	/* Its own build of an earlier claim: this job's lease carries it. */
 	if (other == host)
 		return rebind_build(db, id, job, lease) ? -1 : 1;
-	if (other || !may_build(role)) {
+	if (other || !may_build(role) || base_in_progress(db, &bs, host, now)) {
 		wait_message(db, job, key);
 		return 0;
 	}
@@ -707,7 +730,7 @@ static int task_claim(sqlite3 *w, const struct jobs_ctx *c, int64_t host,
 		if (builds_spec_of_variant(w, v[i], &bs) ||
 		    builds_key_for_host(w, &bs, host, key) != 1 ||
 		    image_stored(w, key) || builder_of(w, key, now, NULL, NULL) ||
-		    !runners_need(w, &bs, key))
+		    base_in_progress(w, &bs, host, now) || !runners_need(w, &bs, key))
 			continue;
 		why = final_failure(w, key, &log);
 		if (why) {

@@ -4,14 +4,16 @@
 # lease (heartbeat, 409 on a stale lease); a patched variant's task
 # carries the submitter's trust domain (computed here from the key's
 # stored hash) and its key has the domain line; the builder's upload lets
-# the test host run the job; a task that fails with `build` fails the
-# variant that waited for it; a builder is never handed a test job; with
+# the test host run the job; a patched build waits while another host
+# builds its base (then the shared caches are warm); a task that fails
+# with `build` fails the variant that waited for it; a builder is never handed a test job; with
 # --image-builders builders a host of role any builds nothing.
 . "$(dirname "$0")/lib.sh"
 start_daemon
 SUB=$(make_key submit alice)
 RB=$(make_key runner rb)
 RT=$(make_key runner rt)
+RB2=$(make_key runner rb2)
 sha() { sha256sum | cut -c1-64; }
 H=$(printf 'tinyconfig\nCONFIG_Y=y\n' | sha)
 reg() {
@@ -20,6 +22,7 @@ reg() {
 }
 reg "$RB" builder1 builder
 reg "$RT" tester1 test
+reg "$RB2" builder2 builder
 sample_patch >"$TMP/p.patch"
 exp=$(api POST "/api/v1/patches?runs=1&max_runs=1&label=qemu-icount" "$SUB" "@$TMP/p.patch" | jq -r .id)
 expect_status 201 "submit"
@@ -32,6 +35,8 @@ check "$(jq -r .kind <<<"$t1")" = build "a build task"
 check "$(jq -r .variant.name <<<"$t1")" = base "the oldest waiting variant first"
 check "$(jq -r .trust_domain <<<"$t1")" = base "base domain"
 Kb=$(jq -r .image.key <<<"$t1")
+claim "$RB2" builder2 0 >/dev/null
+expect_status 204 "a patched build waits while another host builds its base"
 t2=$(claim "$RB" builder1 0)
 expect_status 200 "the next task"
 check "$(jq -r .variant.name <<<"$t2")" = patched "then the patched variant"
