@@ -10,7 +10,8 @@
 #
 # Usage: flock /work/wt/heavy.lock bench/build-once.sh [RUNS]
 #   RUNS: runs per variant (default 2; the seed experiment asks 10)
-# Cold caches: every runner's kcache starts empty, as on fresh hosts.
+# Cold caches: every runner's kcache starts empty, as on fresh hosts; the
+# runners share a Redis ccache (started here) unless ROLE=none.
 # Takes about an hour on 2 cores. Prints figures; never fails on them.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +23,22 @@ tmp=$(mktemp -d "$parent/bench-build-once.XXXXXX")
 chmod 755 "$tmp"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# The shared ccache (after): Redis as dist/redis configures it.
+redis_args=()
+if [ "${ROLE:-any}" != none ] && command -v redis-server >/dev/null; then
+	sed -e "s/CHANGE-ME-rw/rw$$/" -e "s/CHANGE-ME-ro/ro$$/" \
+		"$top/dist/redis/redis-users.acl.example" >"$tmp/users.acl"
+	echo "user bench on >bench$$ ~* &* +@all" >>"$tmp/users.acl"
+	printf 'rw perflab-rw rw%s\nro perflab-ro ro%s\n' $$ $$ >"$tmp/auth"
+	sed -e "s|/run/perflab/redis.sock|$tmp/redis.sock|" \
+		-e "s|/etc/perflab/redis-users.acl|$tmp/users.acl|" \
+		-e 's/^maxmemory .*/maxmemory 2gb/' "$top/dist/redis/perflab-redis.conf" >"$tmp/redis.conf"
+	redis-server "$tmp/redis.conf" >"$tmp/redis.log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 50); do [ -S "$tmp/redis.sock" ] && break; sleep 0.1; done
+	redis_args=(--ccache-redis "$tmp/redis.sock" --ccache-redis-auth "$tmp/auth")
+fi
 
 db=$tmp/perflab.db
 SUB=$("$BIN/perflabd" key create --db "$db" --role submit bench)
@@ -38,7 +55,7 @@ for i in 1 2 3; do
 		--kcache "$tmp/r$i/kcache" --tree "$top/build/linux-source-6.1" \
 		--configs "$top/kernel-patches/configs" --jobs 2 \
 		--bench "$top/build/perflab-bench" --bench-static "$top/build/perflab-bench-static" \
-		--claim-wait 5 --role "${ROLE:-any}" >"$tmp/r$i.log" 2>&1 &
+		--claim-wait 5 --role "${ROLE:-any}" "${redis_args[@]}" >"$tmp/r$i.log" 2>&1 &
 	pids+=($!)
 done
 for _ in $(seq 100); do
@@ -85,4 +102,5 @@ echo "build CPU seconds (sum over runners): ${cpu:-n/a}"
 echo "kernel builds: $builds; per key: ${keys:-n/a}"
 echo "bytes downloaded from the image store: ${dl:-0}"
 echo "submission to the last verdict: $((end - start)) s"
+[ ${#redis_args[@]} -gt 0 ] && echo "Redis keys: $(redis-cli -s "$tmp/redis.sock" --user bench --pass "bench$$" --no-auth-warning dbsize)"
 grep -h "downloaded (" "$tmp"/r*.log | sed 's/^/  /' | head -20 || true
