@@ -411,8 +411,6 @@ static int make_dirs(const struct kbuild_req *r, const struct kb_paths *p,
 		bad = p->tree;
 	else if (own_dir(p->state, 0700, 0, r))
 		bad = p->state;
-	else if ((seed_obj(r, p), own_dir(p->obj, 0755, 1, r)))
-		bad = p->obj;
 	else if (!access("/usr/bin/ccache", X_OK) &&
 		 own_dir(p->ccache, 0755, 1, r))
 		bad = p->ccache;
@@ -672,6 +670,13 @@ static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
 	int ret;
 
 	unlink(p->log);
+	/* Under the tree lock: obj-base is not being written while copied. */
+	seed_obj(r, p);
+	if (own_dir(p->obj, 0755, 1, r)) {
+		res->status = KBUILD_INTERNAL;
+		res->msg = rutil_strdupf("directory %s: %s", p->obj, strerror(errno));
+		return -1;
+	}
 	prune_domains(r, p);
 	if (sandbox_check(&sb, p->log, &res->msg)) {
 		res->status = KBUILD_INTERNAL;
