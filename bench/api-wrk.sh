@@ -80,11 +80,11 @@ digest=$({ printf 'perflab-image-v1\nkey=%s\n' "$key"
 	for f in bzImage System.map config meta; do
 		printf '%s %s %s\n' "$f" "$(stat -c %s "$tmp/img/$f")" "$(sha256sum <"$tmp/img/$f" | cut -c1-64)"
 	done; } | sha256sum | cut -c1-64)
-up=$( { /usr/bin/time -f %e curl -s -o /dev/null -w '%{http_code}' -X PUT -H "Authorization: Bearer $ADM" \
+up=$(curl -s -o /dev/null -w 'HTTP %{http_code} in %{time_total} s' -X PUT -H "Authorization: Bearer $ADM" \
 	-F "bzImage=@$tmp/img/bzImage" -F "System.map=@$tmp/img/System.map" \
 	-F "config=@$tmp/img/config" -F "meta=@$tmp/img/meta" \
-	"$base/api/v1/images/$key?sha256=$digest"; } 2>&1 | tr '\n' ' ')
-echo "image upload (2.7 MB, multipart, hashed, renamed): HTTP/seconds $up"
+	"$base/api/v1/images/$key?sha256=$digest")
+echo "image upload (2.7 MB, multipart, hashed, renamed): $up"
 run_wrk "GET image bzImage (2.6 MB)" "/api/v1/images/$key/bzImage"
 mbs=$(awk '/Transfer\/sec/ {print $2}' "$tmp/wrk")
 echo "  image bytes served: $mbs/s; $(curl -s "$base/metrics" | grep -E '^perflab_image_(downloads_total\{file="bzImage"\}|download_bytes_total)' | tr '\n' ' ')"

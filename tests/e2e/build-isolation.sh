@@ -6,9 +6,10 @@
 # the shared kernel cache) with a Redis started here (Unix socket, the
 # ACL of dist/redis/redis-users.acl.example):
 #  1. a base build writes Redis (its key count grows);
-#  2. patch P built in trust domain "ref": the reference bzImage;
+#  2. patch P (the tag patch and a comment in lib/ctype.c) built in
+#     trust domain "ref": the reference bzImage;
 #  3. a hostile patch in domain "evil" poisons what a later build would
-#     reuse: a ccache entry of the clean lib/ctype.c compile that holds
+#     reuse: a ccache entry of P's lib/ctype.c compile that holds
 #     an object with another table (CCACHE_PREFIX + CCACHE_RECACHE), that
 #     object as lib/ctype.o dated a year ahead (make keeps it), and a SET
 #     on Redis with the read-only user its ccache.conf names;
@@ -33,7 +34,7 @@ K=$("$top/scripts/kcache-dir.sh")
 uid=$(id -u nobody)
 tag=$(date +%s)$$
 ref=ref$tag evil=evil$tag vic=vic$tag
-P=$top/kernel-patches/0001-blk-mq-clear-rqs-on-tag-free.patch
+P0=$top/kernel-patches/0001-blk-mq-clear-rqs-on-tag-free.patch
 rpid=
 cleanup='[ -n "$rpid" ] && { kill -CONT $rpid; kill $rpid; wait $rpid; } 2>/dev/null
 	for dom in $ref $evil $vic; do
@@ -57,6 +58,16 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 rcli() { redis-cli -s "$sock" --user perflab-test --pass "testpass$tag" --no-auth-warning "$@"; }
 [ "$(rcli ping)" = PONG ] || fail "redis: $(rcli ping)"
 
+# P: the tag patch and a comment in lib/ctype.c (so a build of P compiles
+# lib/ctype.c through ccache: the entry the hostile build prepares).
+mkdir -p "$d/pa/lib" "$d/pb/lib"
+cp "$tree/lib/ctype.c" "$d/pa/lib/ctype.c"
+{ head -n1 "$tree/lib/ctype.c"; echo '/* perflab: the build isolation test */'
+  tail -n +2 "$tree/lib/ctype.c"; } >"$d/pb/lib/ctype.c"
+(cd "$d" && diff -u pa/lib/ctype.c pb/lib/ctype.c | sed -e 's|^--- pa/|--- a/|' -e 's|^+++ pb/|+++ b/|') >"$d/ctype-comment.diff"
+{ cat "$P0"; echo; cat "$d/ctype-comment.diff"; } >"$d/P.patch"
+P=$d/P.patch
+
 keys=
 build() { # build DOMAIN [PATCH]: prints the bzImage sha256
 	local dom=$1 out line
@@ -68,6 +79,8 @@ build() { # build DOMAIN [PATCH]: prints the bzImage sha256
 	line=$(tail -n1 <<<"$out")
 	read -r key _ image <<<"$line"
 	[ -f "$image" ] || { tail -30 "$d/build-$dom.err"; echo "$out"; return 1; }
+	# What make printed (the poison script's lines too).
+	cat "$(dirname "$image")/build.log" >>"$d/build-$dom.err"
 	keys="$keys $key"
 	sha256sum <"$image" | cut -c1-64
 }
@@ -117,6 +130,8 @@ cp "$tree/arch/x86/boot/Makefile" "$d/a/arch/x86/boot/Makefile"
 poison >"$d/b/perflab-poison.sh"
 (cd "$d" && diff -Nu a/arch/x86/boot/Makefile b/arch/x86/boot/Makefile;
  diff -Nu a/perflab-poison.sh b/perflab-poison.sh) >"$d/hostile.patch"
+# The same comment in lib/ctype.c: the poisoned entry is for P's compile.
+cat "$d/ctype-comment.diff" >>"$d/hostile.patch"
 t0=$(date +%s)
 build "$evil" "$d/hostile.patch" >/dev/null || fail "hostile build"
 grep '^poison' "$d/build-$evil.err" || true
