@@ -94,7 +94,7 @@ for id in "${ids[@]}"; do
 		jq -r '"experiment \(.id): \(.state) on \(.host // "?"): " + ([.comparison[]? | "\(.variant) \(.verdict)"] | join(", "))' 2>/dev/null || true
 done
 cat "$tmp"/r*.log >"$tmp/all.log"
-cpu=$(awk '/built image .* CPU/ { gsub(/[()s]/, "", $0); for (i = 1; i <= NF; i++) if ($i == "CPU") c += $(i + 1) } END { printf "%.0f", c }' "$tmp/all.log")
+cpu=$(sed -n 's/.*built image .*(CPU \([0-9.]*\) s).*/\1/p' "$tmp/all.log" | awk '{ c += $1 } END { printf "%.0f", c }')
 builds=$(grep -c 'built image ' "$tmp/all.log" || true)
 keys=$(grep -o 'built image [0-9a-f]*' "$tmp/all.log" | sort | uniq -c | awk '{print $1}' | sort -n | uniq -c | awk '{printf "%s key(s) built %s time(s); ", $1, $2}')
 dl=$(curl -s "$base/metrics" | awk '/^perflab_image_download_bytes_total/ {print $2}')
