@@ -373,8 +373,8 @@ static int own_dir(const char *path, mode_t mode, int own,
  */
 static void seed_obj(const struct kbuild_req *r, const struct kb_paths *p)
 {
-	char base[3200], cfg[3300], tmp[3200];
-	char *argv[] = { "cp", "-a", "--reflink=auto", base, tmp, NULL };
+	char base[3200], cfg[3300], tmp[3200], src[3300];
+	char *argv[] = { "cp", "-a", "--reflink=auto", src, tmp, NULL };
 	struct rutil_cmd c;
 	int st;
 
@@ -384,6 +384,10 @@ static void seed_obj(const struct kbuild_req *r, const struct kb_paths *p)
 	if (!r->npatches || !access(p->obj, F_OK) || access(cfg, F_OK))
 		return;
 	rutil_rm_rf(tmp);
+	/* The tree dir is root's: root makes the copy's dir, the user fills it. */
+	snprintf(src, sizeof(src), "%s/.", base);
+	if (own_dir(tmp, 0755, 1, r))
+		return;
 	rutil_cmd_init(&c, argv);
 	c.uid = r->uid;
 	c.gid = r->gid;
