@@ -261,9 +261,9 @@ struct perfdiff_kind {
 	size_t nr_text;
 	const struct perfdiff_web_col *web;
 	size_t nr_web;
-	/* the text's lines above the table; 0 or -1 */
+	/* the text's lines above the table (optional); 0 or -1 */
 	int (*preamble)(const struct perfdiff_result *r, FILE *f);
-	/* the kind's fields of JSON side @s, and its fields after "sides" */
+	/* the kind's fields of JSON side @s, its fields after "sides" (optional) */
 	int (*side_json)(const struct perfdiff_result *r, size_t s, json_t *o);
 	int (*tail_json)(const struct perfdiff_result *r, json_t *o);
 };

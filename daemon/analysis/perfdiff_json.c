@@ -119,7 +119,7 @@ static json_t *sides_json(const struct perfdiff_result *r)
 			      "baseline", s == 0, "runs",
 			      (json_int_t)r->sides[s].nr_runs);
 		if (json_array_append_new(a, x) ||
-		    r->kind->side_json(r, s, x)) {
+		    (r->kind->side_json && r->kind->side_json(r, s, x))) {
 			json_decref(a);
 			return NULL;
 		}

@@ -193,7 +193,7 @@ int perfdiff_fprint(const struct perfdiff_result *r, FILE *f)
 	size_t k;
 
 	n = make_cols(r, cols, &sym_col);
-	if (r->kind->preamble(r, f))
+	if (r->kind->preamble && r->kind->preamble(r, f))
 		return -1;
 	print_header(f, cols, n);
 	for (k = 0; k < r->nr_rows; k++)

@@ -29,13 +29,13 @@ L.run(async (onCleanup) => {
 	const browser = await L.launchBrowser(onCleanup);
 	const page = await L.newPage(browser, d);
 	await L.open(page, d, '/experiments/' + id);
-	await page.waitForSelector('#perfdiff-top #exact-table tbody tr', { timeout: 10000 });
-	const rows = await page.$$eval('#perfdiff-top #exact-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+	await page.waitForSelector('#perfdiff-top #perfdiff-table[data-kind="instructions"] tbody tr', { timeout: 10000 });
+	const rows = await page.$$eval('#perfdiff-top #perfdiff-table[data-kind="instructions"] tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
 	if (rows.length !== 6) throw new Error('expected 6 symbols, got ' + rows.length);
 	const [b, n, dl, share, , dso, sym] = rows[0];
 	if (sym !== 'blk_mq_put_tags' || b !== '50.000' || n !== '57.200' || dl !== '+7.200' || share !== '2.64 %' || dso !== '[kernel.kallsyms]')
 		throw new Error('top row: ' + rows[0].join(' | '));
-	const flagged = await page.$$eval('#perfdiff-top #exact-table tr.unstable td:last-child', (tds) => tds.map((t) => t.textContent));
+	const flagged = await page.$$eval('#perfdiff-top #perfdiff-table[data-kind="instructions"] tr.unstable td:last-child', (tds) => tds.map((t) => t.textContent));
 	if (flagged.join() !== 'hrtimer_interrupt') throw new Error('runs-differ mark on: ' + flagged.join());
 	if (!(await page.$('#perfdiff-top tr.unstable .unstable-mark'))) throw new Error('no "runs differ" mark');
 	const totals = await page.textContent('#exact-totals');
@@ -44,12 +44,12 @@ L.run(async (onCleanup) => {
 
 	// The perf-diff page: the whole exact table, a link to the sampled one.
 	await L.open(page, d, '/experiments/' + id + '/perf-diff');
-	await page.waitForSelector('#perfdiff #exact-table tbody tr');
-	const all = await page.$$eval('#perfdiff #exact-table tbody tr td:last-child', (tds) => tds.map((t) => t.textContent));
+	await page.waitForSelector('#perfdiff #perfdiff-table[data-kind="instructions"] tbody tr');
+	const all = await page.$$eval('#perfdiff #perfdiff-table[data-kind="instructions"] tbody tr td:last-child', (tds) => tds.map((t) => t.textContent));
 	if (all.length !== 6 || all[0] !== 'blk_mq_put_tags' || all[1] !== 'blk_mq_clear_rqs') throw new Error('perf-diff page rows: ' + all.join());
 	await page.click('#sampled-link');
-	await page.waitForSelector('#perfdiff-table tbody tr', { timeout: 10000 });
-	if (await page.$('#perfdiff #exact-table')) throw new Error('the sampled view still shows the exact table');
+	await page.waitForSelector('#perfdiff-table[data-kind="samples"] tbody tr', { timeout: 10000 });
+	if (await page.$('#perfdiff #perfdiff-table[data-kind="instructions"]')) throw new Error('the sampled view still shows the exact table');
 	console.log('ok perf-diff page: exact table, sampled link');
 	if (page.errors.length) throw new Error(page.errors.join('; '));
 });

@@ -250,52 +250,41 @@ export function normAlert(a) {
 	};
 }
 
-// Normalise the API answer (see daemon/analysis/perfdiff.c perfdiff_json).
-export function perfDiffRows(res, variant) {
-	const sides = arr(res && res.sides).map((s) => ({ name: String(s.variant ?? s.name ?? ''), baseline: !!s.baseline, runs: num(s.runs), total: num(s.total), lost: num(s.lost) }));
-	const rows = arr(res, 'rows', 'symbols').map((r) => {
-		let c = r;
-		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
-		return {
-			dso: String(r.dso ?? ''),
-			symbol: String(r.symbol ?? r.sym ?? r.name ?? ''),
-			baseline: num(r.baseline, r.baseline_pct),
-			baseSamples: num(r.baseline_samples),
-			baseSd: num(r.baseline_stddev),
-			new: num(c.new, c.new_pct),
-			newSamples: num(c.new_samples),
-			newSd: num(c.new_stddev),
-			delta: num(c.delta, c.delta_pct),
-			ratio: num(c.ratio),
-			wdiff: num(c.wdiff),
-			noise: c.noise === true ? true : c.noise === false ? false : null,
-		};
-	});
-	return { sides, rows, event: res && res.event, symbols: num(res && res.symbols), noiseRule: res && res.noise_rule };
-}
-
-// Exact perf diff: instructions per IO per symbol counted by the QEMU TCG
-// plugin (daemon/analysis/perfdiff_exact.c).
-export function isExact(res) {
-	return !!res && res.kind === 'instructions';
-}
-
-// Rows for the compared @variant (the first when not named).
-export function exactRows(res, variant) {
-	return arr(res, 'rows').map((r) => {
+// A perf diff of any kind (docs/api.md, perf-diff; daemon/analysis/
+// perfdiff_json.c). The answer carries its own web columns: each reads the
+// row's "base" key and/or the compared entry's "new" key, so a new kind of
+// profile needs nothing here. @variant picks the compared side ("diffs"),
+// the first one when not named.
+export function perfDiff(res, variant) {
+	const columns = arr(res, 'columns').map((c) => ({
+		label: str(c.label), title: str(c.title), format: str(c.format),
+		base: str(c.base) || null, new: str(c.new) || null, hint: str(c.hint) || null,
+		mark: str(c.mark) || null, sort: str(c.sort) || null, brief: c.brief === true,
+	}));
+	const rows = arr(res, 'rows').map((r) => {
 		let c = r;
 		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
 		return {
 			dso: String(r.dso ?? ''),
 			symbol: String(r.symbol ?? ''),
-			base: num(r.base_per_io),
-			new: num(c.new_per_io),
-			delta: num(c.delta_per_io),
-			share: num(c.new_share),
-			spread: num(c.spread_per_io),
+			// per column: [base value, new value, hint value]
+			vals: columns.map((col) => [col.base ? num(r[col.base]) : null, col.new ? num(c[col.new]) : null,
+				col.hint ? num((col.base ? r : c)[col.hint]) : null]),
+			noise: c.noise === true ? true : c.noise === false ? false : null,
 			unstable: c.unstable === true,
 		};
 	});
+	return {
+		kind: str(res && res.kind),
+		event: str(res && res.event, res && res.source),
+		unit: str(res && res.unit),
+		symbols: num(res && res.symbols),
+		sampledRuns: num(res && res.sampled_runs),
+		sides: arr(res, 'sides').map((s) => ({ name: String(s.variant ?? ''), baseline: !!s.baseline, runs: num(s.runs),
+			total: num(s.total), lost: num(s.lost), ios: num(s.ios) })),
+		tolerance: res && res.tolerance ? { abs: num(res.tolerance.abs_per_io), rel: num(res.tolerance.rel) } : null,
+		columns, rows,
+	};
 }
 
 // Worse in the metric's direction (the served metric table).
