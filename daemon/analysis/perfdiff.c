@@ -486,6 +486,62 @@ static int sort_rows(struct perfdiff_result *r)
 	return 0;
 }
 
+/* ---- top symbols ------------------------------------------------------- */
+
+static int cmp_top_name(const void *pa, const void *pb)
+{
+	const struct perfdiff_top *a = pa, *b = pb;
+
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_top_value(const void *pa, const void *pb)
+{
+	const struct perfdiff_top *a = pa, *b = pb;
+	double x = fmax(a->base, a->new), y = fmax(b->base, b->new);
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	/* ties: the larger baseline (the control's list came first) */
+	if (a->base != b->base)
+		return a->base > b->base ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+size_t perfdiff_top(const struct perfdiff_result *r, size_t s,
+		    struct perfdiff_top *out, size_t max)
+{
+	struct perfdiff_top *t = malloc((r->nr_rows + 1) * sizeof(*t));
+	size_t i, n = 0;
+
+	if (!t || s < 1 || s >= r->nr_sides) {
+		free(t);
+		return 0;
+	}
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct perfdiff_row *row = &r->rows[i];
+
+		t[i] = (struct perfdiff_top){
+			row->name, perfdiff_value(r, &row->cells[0], 0),
+			perfdiff_value(r, &row->cells[s], 0)
+		};
+	}
+	qsort(t, r->nr_rows, sizeof(*t), cmp_top_name);
+	for (i = 0; i < r->nr_rows; i++) {
+		if (n && !strcmp(t[n - 1].name, t[i].name)) {
+			t[n - 1].base += t[i].base;
+			t[n - 1].new += t[i].new;
+		} else {
+			t[n++] = t[i];
+		}
+	}
+	qsort(t, n, sizeof(*t), cmp_top_value);
+	n = n < max ? n : max;
+	memcpy(out, t, n * sizeof(*t));
+	free(t);
+	return n;
+}
+
 /* ---- options ------------------------------------------------------------ */
 
 void perfdiff_default_opts(struct perfdiff_opts *o)

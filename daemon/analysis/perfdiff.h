@@ -300,6 +300,22 @@ void perfdiff_free(struct perfdiff_result *r);
 double perfdiff_value(const struct perfdiff_result *r,
 		      const struct perfdiff_cell *c, size_t f);
 
+/* One symbol of perfdiff_top(): its name and figure 0's two values. */
+struct perfdiff_top {
+	const char *name;
+	double base, new;
+};
+
+/*
+ * The @max symbols of @r with the largest value of figure 0 on the
+ * baseline or on side @s, larger first (the LKP table's perf-profile
+ * rows): symbols of one name in several dsos are one, their values
+ * summed, as LKP names symbols. The number written to @out; 0 when out
+ * of memory.
+ */
+size_t perfdiff_top(const struct perfdiff_result *r, size_t s,
+		    struct perfdiff_top *out, size_t max);
+
 /* perf diff text layout. 0 or -1 on write error. */
 int perfdiff_fprint(const struct perfdiff_result *r, FILE *f);
 /* The same into a malloc'ed NUL-terminated buffer; NULL when out of memory. */
