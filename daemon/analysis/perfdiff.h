@@ -268,6 +268,12 @@ struct perfdiff_kind {
 	int (*tail_json)(const struct perfdiff_result *r, json_t *o);
 };
 
+/* A kind's three column tables (arrays) in its struct perfdiff_kind. */
+#define PERFDIFF_COLUMNS(f, t, w)                                            \
+	.fields = (f), .nr_fields = sizeof(f) / sizeof((f)[0]), .text = (t), \
+	.nr_text = sizeof(t) / sizeof((t)[0]), .web = (w),                   \
+	.nr_web = sizeof(w) / sizeof((w)[0])
+
 extern const struct perfdiff_kind perfdiff_samples; /* perf record */
 extern const struct perfdiff_kind perfdiff_instructions; /* exact counts */
 

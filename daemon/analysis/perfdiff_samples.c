@@ -246,12 +246,7 @@ const struct perfdiff_kind perfdiff_samples = {
 	.nr_figures = 1,
 	.nr_counters = 2,
 	.figures = figures,
-	.fields = fields,
-	.nr_fields = sizeof(fields) / sizeof(fields[0]),
-	.text = text,
-	.nr_text = sizeof(text) / sizeof(text[0]),
-	.web = web,
-	.nr_web = sizeof(web) / sizeof(web[0]),
+	PERFDIFF_COLUMNS(fields, text, web),
 	.preamble = preamble,
 	.side_json = side_json,
 };

@@ -111,6 +111,22 @@ static void arena_free(struct profiles_arena *a)
 	free(a->blk);
 }
 
+/* Room for element @n of the array *@p (doubling *@cap); 0 or -1. */
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 256;
+	void *np;
+
+	if (n < *cap)
+		return 0;
+	np = realloc(*p, ncap * size);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
 /* ---- the experiment's variants -------------------------------------------- */
 
 struct variants {
@@ -188,20 +204,15 @@ static int load_symbols(const struct perfdiff_kind *k, sqlite3_stmt *st,
 			int64_t run, struct perfdiff_run *p,
 			struct profiles_arena *a)
 {
-	struct perfdiff_sym *syms = NULL, *ns;
+	struct perfdiff_sym *syms = NULL;
 	size_t n = 0, cap = 0, f;
 	int rc;
 
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			ns = realloc(syms, cap * sizeof(*ns));
-			if (!ns)
-				break;
-			syms = ns;
-		}
+		if (grow((void **)&syms, &cap, n, sizeof(*syms)))
+			break;
 		memset(&syms[n], 0, sizeof(syms[n]));
 		syms[n].dso = arena_strdup(a, sqlite3_column_text(st, 0));
 		syms[n].name = arena_strdup(a, sqlite3_column_text(st, 1));
@@ -346,7 +357,7 @@ static int load_stacks(sqlite3 *db, int64_t vid, struct fg_stack **out,
 		    " JOIN stacks s ON s.id = ps.stack_id"
 		    " JOIN runs r ON r.id = ps.run_id"
 		    " WHERE r.variant_id = ? GROUP BY ps.stack_id");
-	struct fg_stack *v = NULL, *nv;
+	struct fg_stack *v = NULL;
 	size_t n = 0, cap = 0;
 	int rc;
 
@@ -354,13 +365,8 @@ static int load_stacks(sqlite3 *db, int64_t vid, struct fg_stack **out,
 		return -1;
 	sqlite3_bind_int64(st, 1, vid);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			nv = realloc(v, cap * sizeof(*nv));
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (grow((void **)&v, &cap, n, sizeof(*v)))
+			break;
 		v[n].folded = arena_strdup(a, sqlite3_column_text(st, 0));
 		v[n].samples = sqlite3_column_int64(st, 1);
 		if (!v[n].folded)

@@ -94,12 +94,7 @@ static const struct perfdiff_kind misses = {
 	.nr_figures = 2,
 	.nr_counters = 3,
 	.figures = figures,
-	.fields = fields,
-	.nr_fields = sizeof(fields) / sizeof(fields[0]),
-	.text = text,
-	.nr_text = sizeof(text) / sizeof(text[0]),
-	.web = web,
-	.nr_web = sizeof(web) / sizeof(web[0]),
+	PERFDIFF_COLUMNS(fields, text, web),
 };
 
 /*

@@ -5,24 +5,11 @@
 // perf-diff page shows the whole exact table and links to the sampled
 // profiles of the same runs, which still render as before.
 'use strict';
-const fs = require('fs');
-const path = require('path');
 const L = require('./lib/lib.js');
 
 L.run(async (onCleanup) => {
 	const d = await L.startDaemon(onCleanup);
-	const fix = JSON.parse(fs.readFileSync(path.join(L.TOP, 'tests/fixtures/perfdiff/exact.json'), 'utf8'));
-	const host = await L.registerHost(d);
-	const e = await d.api('POST', '/api/v1/experiments', { key: d.keys.submit, json: { title: 'exact profiles', runs: 2, max_runs: 2, variants: [{ name: 'base' }, { name: 'tag' }] } });
-	const id = e.json.id;
-	for (let n = 0; n < 8; n++) {
-		const c = await d.api('POST', '/api/v1/jobs/claim', { key: d.keys.runner, json: { host, wait: 0 }, ok: [200, 204] });
-		if (c.status === 204) break;
-		const job = c.json;
-		const bench = L.benchJSON({ seed: job.job_id, seconds: 6, nsyms: 20 });
-		bench.exact_profile = fix[job.variant.name][job.run_index];
-		await d.api('POST', '/api/v1/jobs/' + job.job_id + '/result', { key: d.keys.runner, ok: [201], json: { lease: job.lease, bench } });
-	}
+	const id = await L.exactExperiment(d);
 	const pd = await d.api('GET', '/api/v1/experiments/' + id + '/perf-diff');
 	if (pd.json.kind !== 'instructions') throw new Error('the API did not answer with the exact diff: ' + pd.text.slice(0, 200));
 

@@ -6,23 +6,11 @@
 // column, sortable, no flame graph, no noise filter) with the values this
 // test computed, formatted as the columns say.
 'use strict';
-const fs = require('fs');
-const path = require('path');
 const L = require('./lib/lib.js');
 
 L.run(async (onCleanup) => {
 	const d = await L.startDaemon(onCleanup);
-	const fix = JSON.parse(fs.readFileSync(path.join(L.TOP, 'tests/fixtures/perfdiff/exact.json'), 'utf8'));
-	const host = await L.registerHost(d);
-	const e = await d.api('POST', '/api/v1/experiments', { key: d.keys.submit, json: { title: 'cycles', runs: 2, max_runs: 2, variants: [{ name: 'base' }, { name: 'tag' }] } });
-	const id = e.json.id;
-	for (let n = 0; n < 8; n++) {
-		const c = await d.api('POST', '/api/v1/jobs/claim', { key: d.keys.runner, json: { host, wait: 0 }, ok: [200, 204] });
-		if (c.status === 204) break;
-		const bench = L.benchJSON({ seed: c.json.job_id, seconds: 6, nsyms: 20 });
-		bench.exact_profile = fix[c.json.variant.name][c.json.run_index];
-		await d.api('POST', '/api/v1/jobs/' + c.json.job_id + '/result', { key: d.keys.runner, ok: [201], json: { lease: c.json.lease, bench } });
-	}
+	const id = await L.exactExperiment(d, 'cycles');
 	const real = (await d.api('GET', '/api/v1/experiments/' + id + '/perf-diff')).json;
 	if (real.kind !== 'instructions' || !Array.isArray(real.columns)) throw new Error('no exact diff with columns: ' + JSON.stringify(real).slice(0, 200));
 
