@@ -14,12 +14,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
 
 #include "daemon/analysis/flamegraph.h"
 #include "daemon/analysis/perfdiff.h"
 
 #define PROFILES_MAX_SIDES 16
+
+struct sqlite3; /* the store's connection; http/ never sees inside */
 
 /* Why a load gave nothing; the message says it to the client. */
 enum profiles_status {
@@ -55,7 +56,7 @@ struct profiles_diff {
  * kind when @variant is NULL (one whose build failed is left out). @kind
  * NULL picks it. Free @d with profiles_diff_free() in every case.
  */
-enum profiles_status profiles_diff(sqlite3 *db, int64_t exp,
+enum profiles_status profiles_diff(struct sqlite3 *db, int64_t exp,
 				   const char *variant,
 				   const struct perfdiff_kind *kind,
 				   struct profiles_diff *d, char *err,
@@ -73,7 +74,7 @@ struct profiles_stacks {
  * The call stacks of the control and @variant (NULL: the only other
  * one). Free @s with profiles_stacks_free() in every case.
  */
-enum profiles_status profiles_stacks(sqlite3 *db, int64_t exp,
+enum profiles_status profiles_stacks(struct sqlite3 *db, int64_t exp,
 				     const char *variant,
 				     struct profiles_stacks *s, char *err,
 				     size_t errlen);
