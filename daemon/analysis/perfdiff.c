@@ -639,9 +639,12 @@ int perfdiff_parse_sort(const char *s, enum perfdiff_sort *out)
 
 /* ---- compute ------------------------------------------------------------ */
 
-static bool opts_ok(const struct perfdiff_opts *o, size_t nr_sides)
+static bool opts_ok(const struct perfdiff_kind *k,
+		    const struct perfdiff_opts *o, size_t nr_sides)
 {
-	return o->sort_idx >= 1 && (size_t)o->sort_idx < nr_sides && o->w1 &&
+	return k->nr_figures >= 1 && k->nr_figures <= PERFDIFF_MAX_FIGURES &&
+	       k->nr_counters >= 1 && k->nr_counters <= PERFDIFF_MAX_COUNTERS &&
+	       o->sort_idx >= 1 && (size_t)o->sort_idx < nr_sides && o->w1 &&
 	       o->w2 && o->tol_abs >= 0 && o->tol_rel >= 0;
 }
 
@@ -691,7 +694,7 @@ struct perfdiff_result *perfdiff_compute(const struct perfdiff_kind *kind,
 		     "perf diff needs a baseline and at least one other profile");
 		return NULL;
 	}
-	if (!opts_ok(opts, nr_sides)) {
+	if (!opts_ok(kind, opts, nr_sides)) {
 		errf(err, errlen, "bad perf diff options");
 		return NULL;
 	}
