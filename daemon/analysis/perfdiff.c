@@ -49,7 +49,7 @@ static int errf(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static void welford_add(struct welford *a, double x)
+static inline void welford_add(struct welford *a, double x)
 {
 	double d = x - a->mean;
 
@@ -83,15 +83,15 @@ static void welford_close(struct welford *a, size_t runs,
 	s->sd = runs >= 2 ? sqrt(fmax(a->m2, 0) / (double)(runs - 1)) : NAN;
 }
 
-static void acc_flush(const struct perfdiff_kind *k, struct acc *a)
+static inline void acc_flush(const struct perfdiff_kind *k, struct acc *a)
 {
-	size_t f;
+	size_t f, nf = k->nr_figures;
+	double scale = k->scale, norm = (double)a->norm;
 
 	if (!a->norm)
 		return;
-	for (f = 0; f < k->nr_figures; f++) {
-		welford_add(&a->f[f].w,
-			    (double)a->f[f].cur * k->scale / (double)a->norm);
+	for (f = 0; f < nf; f++) {
+		welford_add(&a->f[f].w, (double)a->f[f].cur * scale / norm);
 		a->f[f].cur = 0;
 	}
 	a->norm = 0;
@@ -141,12 +141,11 @@ static int check_run(const struct perfdiff_kind *k,
 	return 0;
 }
 
-static bool all_zero(const struct perfdiff_kind *k,
-		     const struct perfdiff_sym *y)
+static inline bool all_zero(const struct perfdiff_sym *y, size_t nf)
 {
 	size_t f;
 
-	for (f = 0; f < k->nr_figures; f++)
+	for (f = 0; f < nf; f++)
 		if (y->count[f])
 			return false;
 	return true;
@@ -159,7 +158,7 @@ static int add_side(struct perfdiff_result *r, struct symtab *t,
 {
 	const struct perfdiff_kind *k = r->kind;
 	struct perfdiff_side_info *info = &r->sides[s];
-	size_t run, i, f;
+	size_t run, i, f, nf = k->nr_figures;
 
 	info->name = side->name ? side->name : "";
 	info->nr_runs = side->nr_runs;
@@ -178,7 +177,7 @@ static int add_side(struct perfdiff_result *r, struct symtab *t,
 			struct acc *a;
 			long row;
 
-			if (all_zero(k, y))
+			if (all_zero(y, nf))
 				continue;
 			row = symtab_get(t, y->dso, y->name);
 			if (row < 0)
@@ -189,7 +188,7 @@ static int add_side(struct perfdiff_result *r, struct symtab *t,
 				a->stamp = *stamp;
 				a->norm = p->counter[0];
 			}
-			for (f = 0; f < k->nr_figures; f++) {
+			for (f = 0; f < nf; f++) {
 				a->f[f].cur += y->count[f];
 				a->f[f].count += y->count[f];
 			}
@@ -440,34 +439,56 @@ static int cmp_keys(const void *pa, const void *pb, void *arg)
 	return cmp_names(ra, rb);
 }
 
-static void sort_key(const struct perfdiff_result *r, size_t i, struct skey *k)
+/* The kind's fields a sort reads: the sort key's and the two ties. */
+struct sort_fields {
+	const struct perfdiff_field *key, *tie[2];
+};
+
+static void sort_fields(const struct perfdiff_result *r, struct sort_fields *sf)
 {
-	const struct perfdiff_kind *kind = r->kind;
-	const struct perfdiff_row *row = &r->rows[i];
-	struct perfdiff_val x;
+	const struct perfdiff_kind *k = r->kind;
 	size_t j;
 
-	*k = (struct skey){ .idx = i };
-	for (j = 0; j < kind->nr_fields; j++) {
-		const struct perfdiff_field *fl = &kind->fields[j];
-		size_t side = fl->side == PERFDIFF_BASE ? 0 : r->opts.sort_idx;
-		double v;
+	*sf = (struct sort_fields){ NULL };
+	for (j = 0; j < k->nr_fields; j++) {
+		const struct perfdiff_field *fl = &k->fields[j];
 
-		if (fl->sort != r->sort && !fl->tie)
-			continue;
-		x = (struct perfdiff_val){ .type = PERFDIFF_NONE };
-		fl->get(r, row, side, &x);
-		if (fl->tie)
-			k->tie[fl->tie - 1] = num_of(&x, &v) ? v : 0;
 		if (fl->sort == r->sort)
-			k->has = num_of(&x, &k->v);
+			sf->key = fl;
+		if (fl->tie == 1 || fl->tie == 2)
+			sf->tie[fl->tie - 1] = fl;
 	}
+}
+
+static bool field_num(const struct perfdiff_result *r,
+		      const struct perfdiff_row *row,
+		      const struct perfdiff_field *fl, double *v)
+{
+	struct perfdiff_val x = { .type = PERFDIFF_NONE };
+
+	fl->get(r, row, fl->side == PERFDIFF_BASE ? 0 : r->opts.sort_idx, &x);
+	return num_of(&x, v);
+}
+
+static void sort_key(const struct perfdiff_result *r,
+		     const struct sort_fields *sf, size_t i, struct skey *k)
+{
+	const struct perfdiff_row *row = &r->rows[i];
+	int t;
+
+	*k = (struct skey){ .idx = i };
+	if (sf->key)
+		k->has = field_num(r, row, sf->key, &k->v);
+	for (t = 0; t < 2; t++)
+		if (sf->tie[t] && !field_num(r, row, sf->tie[t], &k->tie[t]))
+			k->tie[t] = 0;
 }
 
 static int sort_rows(struct perfdiff_result *r)
 {
 	size_t i, n = r->nr_rows ? r->nr_rows : 1;
 	struct skey *k = malloc(n * sizeof(*k));
+	struct sort_fields sf;
 	struct perfdiff_row *sorted = malloc(n * sizeof(*sorted));
 
 	if (!k || !sorted) {
@@ -475,8 +496,9 @@ static int sort_rows(struct perfdiff_result *r)
 		free(sorted);
 		return -1;
 	}
+	sort_fields(r, &sf);
 	for (i = 0; i < r->nr_rows; i++)
-		sort_key(r, i, &k[i]);
+		sort_key(r, &sf, i, &k[i]);
 	qsort_r(k, r->nr_rows, sizeof(*k), cmp_keys, r);
 	for (i = 0; i < r->nr_rows; i++)
 		sorted[i] = r->rows[k[i].idx];
