@@ -34,6 +34,7 @@ L.run(async (onCleanup) => {
 	await page.waitForSelector('#perfdiff #perfdiff-table[data-kind="instructions"] tbody tr');
 	const all = await page.$$eval('#perfdiff #perfdiff-table[data-kind="instructions"] tbody tr td:last-child', (tds) => tds.map((t) => t.textContent));
 	if (all.length !== 6 || all[0] !== 'blk_mq_put_tags' || all[1] !== 'blk_mq_clear_rqs') throw new Error('perf-diff page rows: ' + all.join());
+	console.log('ok ' + await L.shot(page, 'perf-diff-exact'));
 	await page.click('#sampled-link');
 	await page.waitForSelector('#perfdiff-table[data-kind="samples"] tbody tr', { timeout: 10000 });
 	if (await page.$('#perfdiff #perfdiff-table[data-kind="instructions"]')) throw new Error('the sampled view still shows the exact table');

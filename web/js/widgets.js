@@ -183,9 +183,10 @@ export function perfDiffTable(pd, { rows = pd.rows, brief = false, limit = 0, sy
 			cols.map(([c, i]) => cell(pd, r, c, i)),
 			h('td', { class: 'mono' }, r.dso),
 			h('td', { class: 'mono wrap-anywhere' }, symbolLink ? h('a', { href: symbolLink(r) }, r.symbol) : r.symbol)));
-	const share = Math.max(5, Math.floor(48 / Math.max(1, cols.length)));
+	// fixed layout: 7 % a number, more for one with a mark or two numbers
+	const width = (c) => 7 + (c.mark ? 3 : 0) + (c.base && c.new ? 4 : 0) + '%';
 	return h('table', { id: 'perfdiff-table', class: 'small' + (fixed ? ' fixed' : ''), dataset: { kind: pd.kind } },
-		fixed ? h('colgroup', null, cols.map(() => h('col', { style: { width: share + '%' } })),
+		fixed ? h('colgroup', null, cols.map(([c]) => h('col', { style: { width: width(c) } })),
 			h('col', { style: { width: '14%' } }), h('col', null)) : null,
 		h('thead', null, h('tr', null, cols.map(([c]) => th(c.label, c.sort, c.title, true)),
 			th('Shared Object', 'dso', null, false), th('Symbol', 'symbol', null, false))),

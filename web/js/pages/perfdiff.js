@@ -75,10 +75,13 @@ export async function render(ctx) {
 	const sampledLink = data.kind !== 'samples' && data.sampledRuns
 		? [h('a', { href: link('/experiments/' + id + '/perf-diff', { kind: 'samples' }), id: 'sampled-link' }, 'sampled profiles (perf record) of the same runs'), ' · ']
 		: null;
+	// the sides (with their samples or IOs) unless the kind sums them up
 	root.appendChild(totalsSummary(res, state.variant) || h('p', { class: 'muted' },
 		'Event ', h('b', null, data.event || 'cpu-clock'), ' · ',
-		data.sides.map((s) => s.name + (s.baseline ? ' (baseline)' : '') + ': ' + fmt.count(s.runs, 'runs') + ', ' + fmt.count(s.total, 'samples') + (s.lost ? ', ' + fmt.count(s.lost, 'lost') : '')).join(' · '),
-		'. Percentages are shares of all samples of a side; delta is in percentage points.'));
+		data.sides.map((s) => s.name + (s.baseline ? ' (baseline)' : '') + ': ' + fmt.count(s.runs, 'runs') +
+			(s.total !== null ? ', ' + fmt.count(s.total, 'samples') : '') + (s.ios !== null ? ', ' + fmt.count(s.ios, 'IOs') : '') +
+			(s.lost ? ', ' + fmt.count(s.lost, 'lost') : '')).join(' · '),
+		data.unit ? '.' : '. Percentages are shares of all samples of a side; delta is in percentage points.'));
 	root.appendChild(h('p', { class: 'muted small' }, fmt.count(data.symbols ?? data.rows.length, 'symbols'),
 		data.unit ? ' (' + data.unit + ')' : '', '. ', sampledLink, textLink));
 	const textBox = h('div');
