@@ -27,7 +27,10 @@
  * A kind (perfdiff_samples.c, perfdiff_instructions.c) is data: its
  * figures and counters, and three column tables, the JSON fields, the
  * text layout's columns and the web table's columns, over getters that
- * read the cells. The compute, sort, text and JSON code is kind-blind.
+ * read the cells. The compute, sort, text and JSON code is kind-blind: a
+ * new kind is a perfdiff_<kind>.c, its extern below and its loader entry
+ * (two SELECTs) in lab/profiles.c; the API, the CLI and the web table
+ * then serve it as they are.
  */
 #ifndef PERFLAB_PERFDIFF_H
 #define PERFLAB_PERFDIFF_H
