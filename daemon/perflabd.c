@@ -19,6 +19,7 @@
 
 #include "daemon/http/auth.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/http/server.h"
 
 static void usage(FILE *f)

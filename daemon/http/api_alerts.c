@@ -10,6 +10,7 @@
 #include "daemon/http/api.h"
 #include "daemon/http/api_alerts.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 #define BAD_STATE \
 	"state must be one of new, acknowledged, investigating, invalid, fixed, wontfix"

@@ -14,6 +14,7 @@
 #include "daemon/http/api_calibration.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/calibration.h"
 #include "daemon/lab/patches.h"
 #include "daemon/lab/planner.h"

@@ -12,6 +12,7 @@
 #include "daemon/http/api.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/patches.h"
 #include "daemon/lab/planner.h"

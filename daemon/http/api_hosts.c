@@ -10,6 +10,7 @@
 
 #include "daemon/http/api.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/http/state.h"
 #include "daemon/lab/trust.h"
 

@@ -9,6 +9,7 @@
 
 #include "daemon/http/api.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/ingest.h"
 #include "daemon/http/state.h"
 

@@ -11,6 +11,7 @@
 #include "daemon/http/api_metrics.h"
 #include "daemon/http/state.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 /* Emit "name{labelname="value"} count" rows for a GROUP BY query. */
 static void gauge_rows(FILE *f, sqlite3 *db, const char *name,

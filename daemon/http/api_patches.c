@@ -11,6 +11,7 @@
 #include "daemon/http/api.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/analysis/patch_parse.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/patches.h"

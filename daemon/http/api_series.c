@@ -18,6 +18,7 @@
 #include "daemon/lab/series.h"
 #include "daemon/lab/trust.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 int api_baselines_post(struct http_req *req, struct http_resp *resp)
 {

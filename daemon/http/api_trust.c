@@ -10,6 +10,7 @@
 #include "daemon/http/api.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/toggle.h"
 
 static json_t *rows(sqlite3 *db, const char *sql, const char *arg)

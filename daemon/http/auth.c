@@ -12,6 +12,7 @@
 
 #include "daemon/http/auth.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 #define PREFIX_HEX 12
 #define SECRET_HEX 64

@@ -38,6 +38,7 @@
 #include <sqlite3.h>
 
 #include "daemon/lab/roles.h"
+#include "daemon/lab/status.h"
 #include "daemon/lab/validate.h"
 #include "daemon/store/json.h"
 
@@ -120,5 +121,13 @@ int http_take(struct http_resp *resp, int status, const char *content_type,
 	      char *buf, size_t len);	/* takes malloc'ed buf */
 int http_error(struct http_resp *resp, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Answer the lab's refusal @e with its HTTP status and {"error": msg}
+ * (0); an internal failure is logged and returns -1, which the
+ * dispatcher answers 500 (503 when the store was unavailable).
+ */
+int http_lab_error(struct http_resp *resp, const struct lab_err *e);
+/* The HTTP status of a lab status: the one mapping (http.c). */
+int http_status_of(enum lab_status st);
 
 #endif

@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <microhttpd.h>
 
+#include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/series.h"
 #include "daemon/lab/jobs.h"

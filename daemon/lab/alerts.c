@@ -13,6 +13,7 @@
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/report_mail.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 static const char *const states[] = {

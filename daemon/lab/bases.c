@@ -15,6 +15,7 @@
 #include "daemon/lab/bases.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 /* One fetch at a time per daemon: git's ref locks would fail the second. */

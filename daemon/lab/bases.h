@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 struct base_ref {
 	int64_t id;
@@ -31,11 +32,11 @@ struct base_ref {
  * with a message in @err: 422 (unknown base, commit or ref; "@" on a
  * tarball base), 502 (git failed), 500.
  */
-int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
+int bases_lookup(store_conn *db, const char *spec, struct base_ref *b,
 		 char *err, size_t len);
 
 /* The base with id @id (its ref not resolved). 0, 404, 500. */
-int bases_by_id(sqlite3 *db, int64_t id, struct base_ref *b);
+int bases_by_id(store_conn *db, int64_t id, struct base_ref *b);
 
 /*
  * Resolve @name (commit, prefix or ref) in git base @b into @sha, fetching
@@ -53,7 +54,7 @@ int bases_fetch(const struct base_ref *b, char *err, size_t len);
  * ref), 409 (name taken), 422 (fetch failed or no such ref), 503 (no git
  * directory), 500; message in @err.
  */
-int bases_create_git(sqlite3 *db, const char *name, const char *url,
+int bases_create_git(store_conn *db, const char *name, const char *url,
 		     const char *ref, const char *config, json_t **out,
 		     char *err, size_t len);
 

@@ -11,6 +11,7 @@
 #include "daemon/lab/bisect_json.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 /* Every row of @st: column 0 is a JSON text (SQLite json_object). */
 static json_t *rows_of(sqlite3_stmt *st)

@@ -17,6 +17,7 @@
 #include "daemon/lab/exact_load.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 #define TOP_ROWS 10
 #define MAX_PARAMS 32

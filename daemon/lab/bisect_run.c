@@ -15,6 +15,7 @@
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/planner.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 /* What a running bisection needs to queue a step. */

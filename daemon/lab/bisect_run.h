@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 struct bisect_spec {
 	const char *base;	/* base name (a git base) */
@@ -40,7 +41,7 @@ struct bisect_spec {
  * transaction. 201 with *@id, or 422 (unknown base or commit, good not a
  * first-parent ancestor of bad), 502 (git failed), 500; message in @err.
  */
-int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
+int bisect_run_start(store_conn *db, const struct bisect_spec *s, int64_t *id,
 		     char *err, size_t len);
 
 /*
@@ -48,13 +49,13 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
  * running bisection, record its outcome and queue the next step or finish.
  * Returns 1 when it was a step, 0 when not, -1 on error.
  */
-int bisect_run_experiment_done(sqlite3 *db, int64_t exp);
+int bisect_run_experiment_done(store_conn *db, int64_t exp);
 
 /*
  * Steps whose experiment failed or was cancelled have no analysis to
  * continue from: the timer hands them to bisect_run_experiment_done().
  * Returns the number of steps taken, -1 on error.
  */
-int bisect_run_sweep(sqlite3 *db);
+int bisect_run_sweep(store_conn *db);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "daemon/lab/calibration.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 static const int default_steps[] = { 0, 1, 2, 4, 8, 16, 64, 256 };
 

@@ -13,7 +13,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/planner.h"
 
@@ -41,13 +42,13 @@ extern const char calibration_default_bench[];
 void calibration_default_steps(struct calibration *c);
 
 /* The newest stored perflab_canary patch: its id, 0 if none. */
-int64_t calibration_canary_patch(sqlite3 *db);
+int64_t calibration_canary_patch(store_conn *db);
 
 /*
  * Look up @c->host: sets host_id and host_backend (and backend when
  * unset). 0 when found, 1 when there is no such host, -1 on error.
  */
-int calibration_host(sqlite3 *db, struct calibration *c);
+int calibration_host(store_conn *db, struct calibration *c);
 
 /* The variants of @c from its kind and steps (an A/A has two). */
 void calibration_variants(struct calibration *c);
@@ -57,7 +58,7 @@ void calibration_variants(struct calibration *c);
  * when set, inside the caller's transaction. Returns its id, or -1 with
  * the reason in @err and *@status 422 (unknown base) or 500.
  */
-int64_t calibration_create(sqlite3 *db, struct calibration *c, int64_t key_id,
+int64_t calibration_create(store_conn *db, struct calibration *c, int64_t key_id,
 			   int *status, char *err, size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/exact_profile.h"
 #include "daemon/lab/validate.h"
 

@@ -19,7 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #define EXACT_MAX_SYMBOLS 200000
 #define EXACT_MAX_NAME 1024 /* dso or symbol name, bytes */
@@ -33,6 +34,6 @@ int exact_profile_validate(json_t *p, char *err, size_t errlen);
  * Store the totals of a validated profile of run @run (ingest stores its
  * symbols with the sampled profiles' counts); 0 or -1 (database error).
  */
-int exact_profile_store_head(sqlite3 *db, int64_t run, json_t *p);
+int exact_profile_store_head(store_conn *db, int64_t run, json_t *p);
 
 #endif

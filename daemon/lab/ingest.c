@@ -8,6 +8,7 @@
 
 #include "common/git_names.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/exact_profile.h"
 #include "daemon/lab/validate.h"
 #include "daemon/lab/gitmirror.h"

@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/jobs.h"
 
@@ -24,7 +25,7 @@ int ingest_validate(json_t *body, char *err, size_t errlen);
  * Returns 201 (stored), 200 (duplicate: *run_id is the earlier run), 404,
  * 409 (stale lease) or 500, with a message in @err for errors.
  */
-int ingest_result(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
+int ingest_result(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 		  int64_t host_id, json_t *body, time_t now, int64_t *run_id,
 		  char *err, size_t errlen);
 

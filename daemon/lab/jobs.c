@@ -9,6 +9,7 @@
 #include <openssl/rand.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/jobs.h"
 
 #define LOG_MAX (4u << 20)

@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/analysis_worker.h"
 #include "daemon/lab/events.h"
@@ -48,36 +49,36 @@ enum {
  * A job the host still holds is requeued first (the runner restarted).
  * Returns 1 and fills @out, 0 when nothing is claimable, -1 on error.
  */
-int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host_id,
+int jobs_claim(store_conn *db, const struct jobs_ctx *c, int64_t host_id,
 	       time_t now, struct claim *out);
 
 /* The job spec answered to the runner (contracts.md "Claimed job"). */
-json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds);
+json_t *jobs_spec_json(store_conn *db, const struct claim *cl, int lease_seconds);
 
 /*
  * Check that @lease is the current lease of @job_id (held by @host_id
  * unless 0) and not expired. Inside the caller's transaction. JOB_OK and
  * the job's experiment/variant/attempt/run_index, or JOB_NOT_FOUND/STALE.
  */
-int jobs_lease_check(sqlite3 *db, int64_t job_id, int64_t host_id,
+int jobs_lease_check(store_conn *db, int64_t job_id, int64_t host_id,
 		     const char *lease, time_t now, int64_t *experiment_id,
 		     int64_t *variant_id, int *attempt, int *run_index);
 
-int jobs_heartbeat(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
+int jobs_heartbeat(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 		   int64_t host_id, const char *lease, const char *phase,
 		   const char *message, time_t now, time_t *expires);
 
 /* @reason: patch_apply|build (variant fails) or boot|bench|internal (retry). */
-int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
+int jobs_fail(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 	      int64_t host_id, const char *lease, const char *reason,
 	      const char *log, time_t now);
 
 /* Requeue or fail every job whose lease expired before @now. Returns count. */
-int jobs_expire(sqlite3 *db, const struct jobs_ctx *c, time_t now);
+int jobs_expire(store_conn *db, const struct jobs_ctx *c, time_t now);
 
 /* Cancel an experiment and its unfinished jobs. JOB_OK, NOT_FOUND or STALE
  * (already finished). */
-int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c,
+int jobs_cancel_experiment(store_conn *db, const struct jobs_ctx *c,
 			   int64_t experiment_id, time_t now);
 
 /*
@@ -85,7 +86,7 @@ int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c,
  * for analysis (some run succeeded; it stays 'running' until analysed) or
  * set it failed. Returns 1 marked, 2 failed, 0 not yet, -1 on error.
  */
-int jobs_settle_experiment(sqlite3 *db, int64_t experiment_id, time_t now);
+int jobs_settle_experiment(store_conn *db, int64_t experiment_id, time_t now);
 /* After commit: kick the analysis worker or publish the failure. */
 void jobs_after_settle(const struct jobs_ctx *c, int64_t experiment_id,
 		       int settled);

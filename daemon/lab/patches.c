@@ -9,6 +9,7 @@
 #include "daemon/analysis/patch_parse.h"
 #include "daemon/lab/patches.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 /* Paths must stay inside the tree. */
 static int path_ok(const char *p)

@@ -9,7 +9,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/analysis/patch_parse.h"
 
@@ -25,7 +26,7 @@ int patches_prepare(const char *text, size_t len, int cap,
 
 /* The short half, on the writer: store @s's patches (deduplicated by
  * sha256) and put their ids in @ids. Returns the count or -1. */
-int patches_store(sqlite3 *db, const struct patch_series *s, int64_t key_id,
+int patches_store(store_conn *db, const struct patch_series *s, int64_t key_id,
 		  int64_t *ids, char *err, size_t errlen);
 
 /*
@@ -33,7 +34,7 @@ int patches_store(sqlite3 *db, const struct patch_series *s, int64_t key_id,
  * sha256); appends ids to @ids (capacity @cap). Returns the count or -1
  * with the reason in @err (a 400 for the caller).
  */
-int patches_store_text(sqlite3 *db, const char *text, size_t len,
+int patches_store_text(store_conn *db, const char *text, size_t len,
 		       int64_t key_id, int64_t *ids, int cap,
 		       char *first_subject, size_t subjlen,
 		       char *err, size_t errlen);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/planner.h"
 #include "daemon/analysis/stats.h"
 

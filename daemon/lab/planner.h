@@ -20,7 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 /*
  * Fill @variant[i] / @run[i] for i in [0, nvariants * rounds): the hand-out
@@ -64,7 +65,7 @@ struct experiment_spec {
  * Insert the experiment, its variants and jobs. Runs inside the caller's
  * transaction. Returns the experiment id or -1 (message in @err).
  */
-int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
+int64_t planner_create(store_conn *db, const struct experiment_spec *spec,
 		       char *err, size_t errlen);
 
 /*
@@ -73,7 +74,7 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
  * goes back to 'running'. Own transaction. Returns jobs added or -1.
  * Refuses to go beyond the experiment's max_runs (returns 0).
  */
-int planner_extend(sqlite3 *db, int64_t experiment_id, int extra_runs);
+int planner_extend(store_conn *db, int64_t experiment_id, int extra_runs);
 
 /* At most this many looks: analyses whose verdict may be final. */
 #define PLANNER_MAX_LOOKS 3

@@ -15,6 +15,7 @@
 #include "daemon/lab/planner.h"
 #include "daemon/lab/series.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 int64_t series_get_or_create(sqlite3 *db, const char *name, const char *metric,
 			     int64_t host_id, int64_t baseline_id)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/roles.h"
 #include "daemon/lab/toggle.h"
 #include "rtsetting.h"

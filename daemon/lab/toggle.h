@@ -14,7 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/planner.h"
 #include "daemon/lab/trust.h"
@@ -29,7 +30,7 @@ int toggle_pattern_check(const char *pattern, char *err, size_t errlen);
  * non-admin keys every path in setting_allowlist. Returns 0, or the HTTP
  * status (400, 403) with the reason in @err; -1 on a database error.
  */
-int toggle_settings_check(sqlite3 *db, const struct trust_who *who,
+int toggle_settings_check(store_conn *db, const struct trust_who *who,
 			  const json_t *settings, char *err, size_t errlen);
 
 /*

@@ -18,6 +18,7 @@
 #include "daemon/lab/series.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
 {

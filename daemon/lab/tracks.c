@@ -13,6 +13,7 @@
 #include "daemon/lab/planner.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 /* At most this many commits are queued by one poll (the newest ones). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/roles.h"
 #include "daemon/lab/trust.h"
 #include "kcmdline.h"

@@ -15,7 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/planner.h"
 
@@ -37,7 +38,7 @@ struct trust_who {
  * they have (local, qemu, ...), the daemon keeps no list of its own.
  * Else -1 with @err naming the backends registered hosts run.
  */
-int trust_backend_check(sqlite3 *db, const char *backend, char *err,
+int trust_backend_check(store_conn *db, const char *backend, char *err,
 			size_t errlen);
 
 /*
@@ -62,7 +63,7 @@ int trust_cmdline_allowed(const char *const *patterns, size_t n,
  * put into v->setup (the text lives in @buf, which the caller frees).
  * Returns 0, or the HTTP status (403, 422) with the reason in @err.
  */
-int trust_variant(sqlite3 *db, const struct trust_who *who,
+int trust_variant(store_conn *db, const struct trust_who *who,
 		  struct variant_spec *v, const char *script_name, char **buf,
 		  char *err, size_t errlen);
 /*
@@ -70,7 +71,7 @@ int trust_variant(sqlite3 *db, const struct trust_who *who,
  * TRUST_MAX_REQUEST_RUNS in one request) or 429 (past the key's quota)
  * with the numbers in @err; -1 on a database error.
  */
-int trust_quota(sqlite3 *db, const struct trust_who *who, int runs,
+int trust_quota(store_conn *db, const struct trust_who *who, int runs,
 		char *err, size_t errlen);
 
 #endif
