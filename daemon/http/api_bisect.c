@@ -10,6 +10,7 @@
 #include "daemon/http/api_trust.h"
 #include "daemon/http/api_tracks.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/validate.h"
 #include "daemon/lab/bisect_json.h"
 #include "daemon/lab/bisect_run.h"
 
@@ -20,8 +21,10 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 	struct bisect_spec s = { 0 };
 	json_t *body, *bench = NULL, *runs;
 	char err[512] = "", *bench_s = NULL;
+	struct trust_who who;
+	struct lab_err e;
 	int64_t id;
-	int ret = 0, rc;
+	int ret = 0;
 
 	body = http_json_body_keys(req, resp, keys);
 	if (!body)
@@ -60,13 +63,15 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	/* The first step's runs count against the key's queue quota. */
-	if (api_trust_request(req, resp, s.backend, 2 * s.runs))
+	api_trust_who(req, &who);
+	if (trust_request(req->db, &who, s.backend, 2 * s.runs, &e)) {
+		ret = http_lab_error(resp, &e);
 		goto out;
+	}
 	s.bench_json = bench_s;
 	s.key_id = req->auth.key_id;
-	rc = bisect_run_start(req->db, &s, &id, err, sizeof(err));
-	if (rc != 201) {
-		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	if (bisect_run_start(req->db, &s, &id, &e)) {
+		ret = http_lab_error(resp, &e);
 		goto out;
 	}
 	server_queue_kick(req->srv);

@@ -1,31 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
  * The runner protocol (docs/contracts.md section 2): claim (long-poll),
- * heartbeat, result, fail.
+ * heartbeat, result, fail. Leases and results are the lab's
+ * (lab/jobs.h, lab/ingest.h); the handlers parse, wait and answer.
  */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "daemon/http/api.h"
-#include "daemon/store/db.h"
-#include "daemon/store/sql.h"
-#include "daemon/lab/ingest.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/hosts.h"
+#include "daemon/lab/ingest.h"
 
 #define MAX_WAIT 30
-
-static void api_jobs_ctx(struct http_req *req, struct jobs_ctx *c)
-{
-	server_jobs_ctx(req->srv, c);
-}
 
 /* Host the caller acts for: runner keys only for their bound host. */
 static int64_t caller_host(struct http_req *req, struct http_resp *resp,
 			   const char *name)
 {
-	sqlite3_stmt *st;
-	int64_t id = 0;
+	int64_t id;
 
 	if (req->auth.role == ROLE_RUNNER && req->auth.host_id == 0) {
 		http_error(resp, 403, "register the host first (POST /api/v1/hosts/register)");
@@ -33,13 +27,9 @@ static int64_t caller_host(struct http_req *req, struct http_resp *resp,
 	}
 	if (!name)
 		return req->auth.role == ROLE_RUNNER ? req->auth.host_id : 0;
-	st = db_prepare(req->db, "SELECT id FROM hosts WHERE name = ?");
-	if (!st)
+	id = hosts_find(req->db, name);
+	if (id < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
 	if (!id) {
 		http_error(resp, 404, "unknown host '%s': register it first", name);
 		return -1;
@@ -51,19 +41,46 @@ static int64_t caller_host(struct http_req *req, struct http_resp *resp,
 	return id;
 }
 
+/* Claim for @host, waiting up to @wait seconds: 1 claimed, 0 none, -1. */
+static int claim_wait(struct http_req *req, const struct jobs_ctx *c,
+		      int64_t host, int wait, struct claim *cl, char *err,
+		      size_t len)
+{
+	struct timespec t0, t;
+	store_conn *w;
+	uint64_t gen;
+	long left;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		gen = server_queue_gen(req->srv);
+		w = server_writer_lock(req->srv);
+		rc = jobs_claim(w, c, host, time(NULL), cl);
+		if (rc < 0)
+			snprintf(err, len, "%s", db_errmsg(w));
+		server_writer_unlock(req->srv);
+		if (rc != 0)
+			return rc;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = wait * 1000L - ((t.tv_sec - t0.tv_sec) * 1000L +
+				       (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0 || req->srv->stopping)
+			return 0;
+		server_queue_wait(req->srv, gen, left > 2000 ? 2000 : (int)left);
+	}
+}
+
 int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "host", "wait", NULL };
 	json_t *body = http_json_body_keys(req, resp, keys), *w, *spec;
 	const char *host_name;
-	struct timespec t0, t;
 	struct jobs_ctx c;
-	sqlite3 *wdb;
 	struct claim cl;
 	char err[256];
 	int64_t host;
 	int wait = 0, rc, ret = 0;
-	uint64_t gen;
 
 	if (!body)
 		return 0;
@@ -84,38 +101,18 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 		ret = resp->status ? 0 : -1;
 		goto out;
 	}
-	api_jobs_ctx(req, &c);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		long left;
-
-		gen = server_queue_gen(req->srv);
-		wdb = server_writer_lock(req->srv);
-		rc = jobs_claim(wdb, &c, host, time(NULL), &cl);
-		if (rc < 0)
-			snprintf(err, sizeof(err), "%s", sqlite3_errmsg(wdb));
-		server_writer_unlock(req->srv);
-		if (rc < 0) {
-			ret = http_error(resp, 503, "cannot claim: %s", err);
-			goto out;
-		}
-		if (rc == 1)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		left = wait * 1000L - ((t.tv_sec - t0.tv_sec) * 1000L +
-				       (t.tv_nsec - t0.tv_nsec) / 1000000);
-		if (left <= 0 || req->srv->stopping) {
-			resp->status = 204;
-			goto out;
-		}
-		server_queue_wait(req->srv, gen, left > 2000 ? 2000 : (int)left);
-	}
-	spec = jobs_spec_json(req->db, &cl, c.lease_seconds);
-	if (!spec) {
-		ret = -1;
+	server_jobs_ctx(req->srv, &c);
+	rc = claim_wait(req, &c, host, wait, &cl, err, sizeof(err));
+	if (rc < 0) {
+		ret = http_error(resp, 503, "cannot claim: %s", err);
 		goto out;
 	}
-	ret = http_json(resp, 200, spec);
+	if (rc == 0) {
+		resp->status = 204;
+		goto out;
+	}
+	spec = jobs_spec_json(req->db, &cl, c.lease_seconds);
+	ret = spec ? http_json(resp, 200, spec) : -1;
 out:
 	json_decref(body);
 	return ret;
@@ -149,14 +146,9 @@ fail:
 	return NULL;
 }
 
-static int lease_error(struct http_resp *resp, int rc)
+static const char *lease_of(json_t *body)
 {
-	if (rc == JOB_NOT_FOUND)
-		return http_error(resp, 404, "no such job");
-	if (rc == JOB_STALE)
-		return http_error(resp, 409, "the lease is not current (expired, superseded"
-				  " or the job finished)");
-	return -1;
+	return json_string_value(json_object_get(body, "lease"));
 }
 
 int api_job_heartbeat(struct http_req *req, struct http_resp *resp)
@@ -165,11 +157,11 @@ int api_job_heartbeat(struct http_req *req, struct http_resp *resp)
 	static const char *const phases[] = { "build", "boot", "run", "upload", NULL };
 	const char *phase, *message;
 	struct jobs_ctx c;
-	sqlite3 *w;
+	struct lab_err e;
 	int64_t job, host;
 	time_t expires;
 	json_t *body;
-	int rc, i, ret;
+	int rc, i;
 
 	body = lease_body(req, resp, keys, &job, &host);
 	if (!body)
@@ -186,53 +178,50 @@ int api_job_heartbeat(struct http_req *req, struct http_resp *resp)
 		json_decref(body);
 		return http_error(resp, 400, "'phase' must be build, boot, run or upload");
 	}
-	api_jobs_ctx(req, &c);
-	w = server_writer_lock(req->srv);
-	rc = jobs_heartbeat(w, &c, job, host,
-			    json_string_value(json_object_get(body, "lease")), phase,
-			    message, time(NULL), &expires);
+	server_jobs_ctx(req->srv, &c);
+	rc = jobs_heartbeat(server_writer_lock(req->srv), &c, job, host,
+			    lease_of(body), phase, message, time(NULL), &expires,
+			    &e);
 	server_writer_unlock(req->srv);
 	json_decref(body);
-	if (rc != JOB_OK)
-		return lease_error(resp, rc);
-	ret = http_json(resp, 200, json_pack("{s:I}", "lease_expires", (json_int_t)expires));
-	return ret;
+	if (rc)
+		return http_lab_error(resp, &e);
+	return http_json(resp, 200, json_pack("{s:I}", "lease_expires",
+					      (json_int_t)expires));
 }
 
 int api_job_result(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
 		"timings", "boot", NULL };
-	char err[512];
-	struct jobs_ctx c;
-	sqlite3 *w;
 	int64_t job, host, run = 0;
+	struct jobs_ctx c;
+	struct lab_err e;
+	bool duplicate;
 	json_t *body;
-	int code;
+	int rc;
 
 	body = lease_body(req, resp, keys, &job, &host);
 	if (!body)
 		return resp->status ? 0 : -1;
-	if (ingest_validate(body, err, sizeof(err))) {
+	if (ingest_validate(body, &e)) {
 		json_decref(body);
-		return http_error(resp, 400, "%s", err);
+		return http_lab_error(resp, &e);
 	}
 	/* Stores the run and, for an experiment's last one, marks it for the
 	 * analysis worker: the runner's answer does not wait for verdicts. */
-	api_jobs_ctx(req, &c);
-	w = server_writer_lock(req->srv);
-	code = ingest_result(w, &c, job, host, body, time(NULL), &run, err,
-			     sizeof(err));
+	server_jobs_ctx(req->srv, &c);
+	rc = ingest_result(server_writer_lock(req->srv), &c, job, host, body,
+			   time(NULL), &run, &duplicate, &e);
 	server_writer_unlock(req->srv);
 	json_decref(body);
-	if (code == 201) {
-		server_queue_kick(req->srv);	/* the host is free again */
-		return http_json(resp, 201, json_pack("{s:I}", "run_id", (json_int_t)run));
-	}
-	if (code == 200)
-		return http_json(resp, 200, json_pack("{s:I,s:b}", "run_id", (json_int_t)run,
-						     "duplicate", 1));
-	return http_error(resp, code, "%s", err);
+	if (rc)
+		return http_lab_error(resp, &e);
+	if (duplicate)
+		return http_json(resp, 200, json_pack("{s:I,s:b}", "run_id",
+						     (json_int_t)run, "duplicate", 1));
+	server_queue_kick(req->srv);	/* the host is free again */
+	return http_json(resp, 201, json_pack("{s:I}", "run_id", (json_int_t)run));
 }
 
 int api_job_fail(struct http_req *req, struct http_resp *resp)
@@ -242,7 +231,7 @@ int api_job_fail(struct http_req *req, struct http_resp *resp)
 		"internal", "setting", NULL };
 	const char *reason, *log;
 	struct jobs_ctx c;
-	sqlite3 *w;
+	struct lab_err e;
 	int64_t job, host;
 	json_t *body;
 	int rc, i;
@@ -263,15 +252,13 @@ int api_job_fail(struct http_req *req, struct http_resp *resp)
 		return http_error(resp, 400, "'reason' must be patch_apply, build, boot,"
 				  " bench, internal or setting");
 	}
-	api_jobs_ctx(req, &c);
-	w = server_writer_lock(req->srv);
-	rc = jobs_fail(w, &c, job, host,
-		       json_string_value(json_object_get(body, "lease")), reason, log,
-		       time(NULL));
+	server_jobs_ctx(req->srv, &c);
+	rc = jobs_fail(server_writer_lock(req->srv), &c, job, host, lease_of(body),
+		       reason, log, time(NULL), &e);
 	server_writer_unlock(req->srv);
-	if (rc != JOB_OK) {
+	if (rc) {
 		json_decref(body);
-		return lease_error(resp, rc);
+		return http_lab_error(resp, &e);
 	}
 	server_queue_kick(req->srv);
 	rc = http_json(resp, 200, json_pack("{s:I,s:s}", "job_id", (json_int_t)job,

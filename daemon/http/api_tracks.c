@@ -11,6 +11,7 @@
 #include "daemon/http/api_tracks.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/validate.h"
 #include "daemon/lab/tracks.h"
 
 /* {"commits": N} or {"seconds": S} into the spec; 0 or -1 (answered). */
@@ -65,8 +66,10 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 	struct track_spec s = { 0 };
 	json_t *body, *bench = NULL, *runs, *o;
 	char err[512], *bench_s = NULL;
+	struct trust_who who;
+	struct lab_err e;
 	int64_t id;
-	int ret = 0, rc;
+	int ret = 0;
 
 	body = http_json_body_keys(req, resp, keys);
 	if (!body)
@@ -104,13 +107,15 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	/* A backend no runner runs would queue work nobody claims. */
-	if (api_trust_request(req, resp, s.backend, s.runs))
+	api_trust_who(req, &who);
+	if (trust_request(req->db, &who, s.backend, s.runs, &e)) {
+		ret = http_lab_error(resp, &e);
 		goto out;
+	}
 	s.bench_json = bench_s;
 	s.key_id = req->auth.key_id;
-	rc = tracks_create(req->db, &s, &id, err, sizeof(err));
-	if (rc != 201) {
-		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	if (tracks_create(req->db, &s, &id, &e)) {
+		ret = http_lab_error(resp, &e);
 		goto out;
 	}
 	server_queue_kick(req->srv);
@@ -143,14 +148,13 @@ int api_track_get(struct http_req *req, struct http_resp *resp)
 int api_track_poll(struct http_req *req, struct http_resp *resp)
 {
 	int64_t id = http_param_id(req, "id");
-	char err[512];
-	int q, rc;
+	struct lab_err e;
+	int q;
 
 	if (id < 0)
 		return http_error(resp, 404, "no such track");
-	rc = tracks_poll(req->db, id, time(NULL), &q, err, sizeof(err));
-	if (rc)
-		return rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	if (tracks_poll(req->db, id, time(NULL), &q, &e))
+		return http_lab_error(resp, &e);
 	if (q)
 		server_queue_kick(req->srv);
 	return http_json(resp, 200, json_pack("{s:I,s:i,s:o}", "id", (json_int_t)id,
@@ -162,8 +166,8 @@ int api_hooks_git(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "base", "ref", "after", NULL };
 	const char *base, *ref, *after;
 	json_t *body = http_json_body_keys(req, resp, keys);
-	char err[512];
-	int n, q, rc, ret;
+	struct lab_err e;
+	int n, q, ret;
 
 	if (!body)
 		return 0;
@@ -177,9 +181,8 @@ int api_hooks_git(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "'base' is required");
 		goto out;
 	}
-	rc = tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, err, sizeof(err));
-	if (rc) {
-		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	if (tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, &e)) {
+		ret = http_lab_error(resp, &e);
 		goto out;
 	}
 	if (q)

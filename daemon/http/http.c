@@ -8,6 +8,7 @@
 #include <microhttpd.h>
 
 #include "daemon/http/http.h"
+#include "daemon/lab/validate.h"
 
 const char *http_param(const struct http_req *req, const char *name)
 {

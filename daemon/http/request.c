@@ -40,23 +40,6 @@ void api_trust_who(const struct http_req *req, struct trust_who *who)
 	who->max_queued = req->srv ? req->srv->cfg.max_queued_runs : 0;
 }
 
-int api_trust_request(struct http_req *req, struct http_resp *resp,
-		      const char *backend, int runs)
-{
-	struct trust_who who;
-	char err[512];
-	int rc;
-
-	if (backend && trust_backend_check(req->db, backend, err, sizeof(err)))
-		return http_error(resp, 422, "%s", err), -1;
-	api_trust_who(req, &who);
-	rc = trust_quota(req->db, &who, runs, err, sizeof(err));
-	if (rc)
-		http_error(resp, rc > 0 ? rc : 500, "%s", rc > 0 ? err :
-			   "internal error");
-	return rc ? -1 : 0;
-}
-
 void api_experiment_queued(struct http_req *req, struct http_resp *resp,
 			   int64_t exp)
 {

@@ -20,16 +20,9 @@
 int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 		   struct http_resp *resp);
 
-/* The request's key as trust.h wants it. */
+/* The request's key as trust.h wants it (trust_request() checks
+ * backend and quota for every request that queues work). */
 void api_trust_who(const struct http_req *req, struct trust_who *who);
-/*
- * The checks every experiment-making request shares: @backend (may be
- * NULL) is known, and @runs more jobs fit the request cap and the key's
- * quota. 0, or -1 after sending the error (or on a database error with
- * nothing sent).
- */
-int api_trust_request(struct http_req *req, struct http_resp *resp,
-		      const char *backend, int runs);
 
 /*
  * Experiment @exp was queued: wakes the runners' claim long-polls,

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 #define ALERTS_MAX_ATTEMPTS 5
 #define ALERTS_BACKOFF_S 30
@@ -62,13 +63,16 @@ int alerts_state_valid(const char *state);
 /* 1 when @kind is an alert kind (verdict, change_point, bisection). */
 int alerts_kind_valid(const char *kind);
 
-/* Set @state (validated) with @who and an optional @note. 0, -1 bad state,
- * -2 no such alert, -3 database error. */
+/* Set @state (validated) with @who and an optional @note, on the writer.
+ * 0, or -1: LAB_INVALID (not a triage state), LAB_NOT_FOUND. */
 int alerts_set_state(store_conn *db, int64_t alert_id, const char *state,
-		     const char *who, const char *note, time_t now);
+		     const char *who, const char *note, time_t now,
+		     struct lab_err *e);
 
 /* The alert as JSON (with history and deliveries), or NULL. */
 json_t *alerts_json(store_conn *db, int64_t alert_id);
+/* GET /api/v1/alerts: the newest 1000, of @state and @kind (NULL: any). */
+json_t *alerts_list_json(store_conn *db, const char *state, const char *kind);
 
 /*
  * Attempt every delivery that is pending and due at @now (webhooks and

@@ -70,7 +70,7 @@ static json_t *culprit_json(sqlite3 *db, int64_t id, int64_t base_id,
 		       " ORDER BY s.id DESC LIMIT 1", id, 0);
 	if (!c)
 		c = json_pack("{s:s}", "commit", sha);
-	if (!bases_by_id(db, base_id, &b) && b.git) {
+	if (!bases_by_id(db, base_id, &b, NULL) && b.git) {
 		char parent[41];
 
 		gitmirror_patch_id(b.mirror, sha, pid);

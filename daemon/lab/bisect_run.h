@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 struct bisect_spec {
 	const char *base;	/* base name (a git base) */
@@ -38,11 +39,12 @@ struct bisect_spec {
 /*
  * Start a bisection: resolve good and bad, take the first-parent list
  * between them, store it and queue the first step (bad vs good). Own
- * transaction. 201 with *@id, or 422 (unknown base or commit, good not a
- * first-parent ancestor of bad), 502 (git failed), 500; message in @err.
+ * transaction. 0 with *@id, or -1: LAB_REJECTED (unknown base or commit,
+ * good not a first-parent ancestor of bad), LAB_CONFLICT (the change
+ * point has one), LAB_UPSTREAM (git failed).
  */
 int bisect_run_start(store_conn *db, const struct bisect_spec *s, int64_t *id,
-		     char *err, size_t len);
+		     struct lab_err *e);
 
 /*
  * Experiment @exp finished (analysed, or failed): when it is a step of a

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 #include "daemon/lab/analysis_worker.h"
 #include "daemon/lab/events.h"
@@ -35,13 +36,6 @@ struct claim {
 	int attempt;
 };
 
-/* Results of the lease calls (negative: HTTP status to answer). */
-enum {
-	JOB_OK = 0,
-	JOB_ERROR = -500,
-	JOB_NOT_FOUND = -404,
-	JOB_STALE = -409,
-};
 
 /*
  * Claim the next job for @host_id: continue the experiment pinned to the
@@ -57,29 +51,37 @@ json_t *jobs_spec_json(store_conn *db, const struct claim *cl, int lease_seconds
 
 /*
  * Check that @lease is the current lease of @job_id (held by @host_id
- * unless 0) and not expired. Inside the caller's transaction. JOB_OK and
- * the job's experiment/variant/attempt/run_index, or JOB_NOT_FOUND/STALE.
+ * unless 0) and not expired. Inside the caller's transaction. 0 and the
+ * job's experiment/variant/attempt/run_index, or -1: LAB_NOT_FOUND (no
+ * such job), LAB_CONFLICT (jobs_stale_lease()).
  */
 int jobs_lease_check(store_conn *db, int64_t job_id, int64_t host_id,
 		     const char *lease, time_t now, int64_t *experiment_id,
-		     int64_t *variant_id, int *attempt, int *run_index);
+		     int64_t *variant_id, int *attempt, int *run_index,
+		     struct lab_err *e);
+/* The refusal of a lease that is not current (LAB_CONFLICT); -1. */
+int jobs_stale_lease(struct lab_err *e);
 
+/* Renew the lease and note the phase. 0 with *@expires, or -1 as
+ * jobs_lease_check. */
 int jobs_heartbeat(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 		   int64_t host_id, const char *lease, const char *phase,
-		   const char *message, time_t now, time_t *expires);
+		   const char *message, time_t now, time_t *expires,
+		   struct lab_err *e);
 
-/* @reason: patch_apply|build (variant fails) or boot|bench|internal (retry). */
+/* @reason: patch_apply|build (variant fails) or boot|bench|internal (retry).
+ * 0, or -1 as jobs_lease_check (LAB_INVALID: another reason). */
 int jobs_fail(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 	      int64_t host_id, const char *lease, const char *reason,
-	      const char *log, time_t now);
+	      const char *log, time_t now, struct lab_err *e);
 
 /* Requeue or fail every job whose lease expired before @now. Returns count. */
 int jobs_expire(store_conn *db, const struct jobs_ctx *c, time_t now);
 
-/* Cancel an experiment and its unfinished jobs. JOB_OK, NOT_FOUND or STALE
- * (already finished). */
+/* Cancel an experiment and its unfinished jobs. 0, or -1: LAB_NOT_FOUND,
+ * LAB_CONFLICT (already finished). */
 int jobs_cancel_experiment(store_conn *db, const struct jobs_ctx *c,
-			   int64_t experiment_id, time_t now);
+			   int64_t experiment_id, time_t now, struct lab_err *e);
 
 /*
  * Inside a transaction: if no job of the experiment is left to run, mark it

@@ -6,8 +6,8 @@
  * and the job queue. It works on SQLite connections it is handed (the
  * store, daemon/store/) and computes with the analysis library
  * (daemon/analysis/); it never includes an HTTP header: refusals come
- * back as an error text and, where the kind matters, a status number the
- * handler passes on.
+ * back as a struct lab_err (status.h), which only the HTTP layer maps to
+ * an HTTP status.
  *
  * Experiment planning: variants x runs become jobs, ordered so that one
  * host runs them interleaved (A B B A A B B A ... for two variants; for
@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 /*
  * Fill @variant[i] / @run[i] for i in [0, nvariants * rounds): the hand-out
@@ -63,10 +64,11 @@ struct experiment_spec {
 
 /*
  * Insert the experiment, its variants and jobs. Runs inside the caller's
- * transaction. Returns the experiment id or -1 (message in @err).
+ * transaction. Returns the experiment id, or -1 (LAB_INVALID without
+ * variants or runs, else a database error).
  */
 int64_t planner_create(store_conn *db, const struct experiment_spec *spec,
-		       char *err, size_t errlen);
+		       struct lab_err *e);
 
 /*
  * Append @extra_runs more rounds of jobs (continuing the interleave) to

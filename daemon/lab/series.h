@@ -11,10 +11,12 @@
 #ifndef PERFLAB_LAB_SERIES_H
 #define PERFLAB_LAB_SERIES_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
 #include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 /* Series id for (name, metric), created if missing; -1 on error. */
 int64_t series_get_or_create(store_conn *db, const char *name, const char *metric,
@@ -43,5 +45,26 @@ int series_detect_opts(store_conn *db, int64_t sid, const struct cp_opts *o,
  * has none queued or running. Returns the number queued or -1.
  */
 int series_baselines_tick(store_conn *db, time_t now);
+
+/* Import @n points into series (@name, @metric), created if missing, and
+ * detect. The series id with *@fresh new change points, or -1. */
+struct series_point_in;
+int64_t series_import(store_conn *db, const char *name, const char *metric,
+		      const struct series_point_in *pts, size_t n, int *fresh,
+		      struct lab_err *e);
+
+/* A tracked baseline: a tarball base re-run on a schedule. */
+struct baseline_spec {
+	const char *name, *base;	/* base NULL: linux-6.1 */
+	const char *label, *backend;	/* NULL: any */
+	const char *bench_json;		/* canonical bench parameters */
+	int runs;
+	int64_t schedule_seconds;
+};
+
+/* Its id, or -1: LAB_REJECTED (unknown backend or base, a git base),
+ * LAB_CONFLICT (the name is taken). Takes the write lock itself. */
+int64_t series_baseline_create(store_conn *db, const struct baseline_spec *b,
+			       struct lab_err *e);
 
 #endif

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 struct track_spec {
 	const char *label;	/* series "track:<label>"; unique */
@@ -37,24 +38,26 @@ struct track_spec {
 };
 
 /*
- * Create a track and poll it once (its head is the first point). 201 with
- * *@id, or 400/409/422/502/500 with a message in @err.
+ * Create a track and poll it once (its head is the first point). 0 with
+ * *@id, or -1: LAB_INVALID (bad ref name), LAB_CONFLICT (the label is
+ * taken), LAB_REJECTED (no such git base or ref, or git failed on it).
  */
 int tracks_create(store_conn *db, const struct track_spec *s, int64_t *id,
-		  char *err, size_t len);
+		  struct lab_err *e);
 
 /*
- * Fetch and queue the new commits of track @id. 0 with *@queued, or 404,
- * 502 (git failed; also recorded as the track's poll_error), 500.
+ * Fetch and queue the new commits of track @id. 0 with *@queued, or -1:
+ * LAB_NOT_FOUND, LAB_UPSTREAM (git failed; also recorded as the track's
+ * poll_error). @e may be NULL.
  */
-int tracks_poll(store_conn *db, int64_t id, time_t now, int *queued, char *err,
-		size_t len);
+int tracks_poll(store_conn *db, int64_t id, time_t now, int *queued,
+		struct lab_err *e);
 
 /* The push hook: poll every track of base @base (name) and @ref (NULL:
- * any). 0 with *@tracks and *@queued, 404 (no such track), 502, 500. */
+ * any). 0 with *@tracks and *@queued, or -1: LAB_NOT_FOUND (no such
+ * track), LAB_UPSTREAM. */
 int tracks_poll_base(store_conn *db, const char *base, const char *ref,
-		     time_t now, int *tracks, int *queued, char *err,
-		     size_t len);
+		     time_t now, int *tracks, int *queued, struct lab_err *e);
 
 /* The timer: poll tracks not polled for @interval seconds (and schedule
  * tracks that are due). Returns the number of experiments queued. */

@@ -22,6 +22,9 @@
 
 struct migration;
 
+/* Once per process, before any connection: SQLite's global settings. */
+void db_global_init(void);
+
 /* Highest schema version this binary knows. */
 int db_schema_version(void);
 
