@@ -5,10 +5,14 @@
  * (docs/api.md): column aliases name the members ("a.b" a member of
  * object "a", "x_json" JSON text), store/json.c turns rows into objects.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/benchargs.h"
+#include "common/metric_defs.h"
+#include "daemon/analysis/lkp_table.h"
 #include "daemon/lab/experiment_json.h"
 #include "daemon/lab/run_metrics.h"
 #include "daemon/store/db.h"
@@ -202,6 +206,106 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 	return o;
 }
 
+/* The command line perflab-bench runs, from the bench object of @o. */
+static void set_command(json_t *o, const char *bench_key, const char *target)
+{
+	char *cmd = benchargs_command(json_object_get(o, bench_key), target);
+
+	json_object_set_new(o, "bench_command", cmd ? json_string(cmd) : json_null());
+	free(cmd);
+}
+
+/* Each variant's run values of every metric with a direction. */
+static void lkp_side(struct lkp_table_side *s, json_t *v, json_t *runs,
+		     const struct metric_def **m, size_t nm, double *buf)
+{
+	int64_t vid = json_integer_value(json_object_get(v, "id"));
+	size_t i, n = 0;
+	json_t *r;
+
+	s->name = json_string_value(json_object_get(v, "name"));
+	s->value = buf;
+	json_array_foreach(runs, i, r)
+		n += json_integer_value(json_object_get(r, "variant_id")) == vid;
+	s->nruns = n;
+	n = 0;
+	json_array_foreach(runs, i, r) {
+		if (json_integer_value(json_object_get(r, "variant_id")) != vid)
+			continue;
+		for (size_t k = 0; k < nm; k++) {
+			json_t *x = run_metrics_get(r, m[k]);
+
+			buf[k * s->nruns + n] = json_is_number(x) ?
+				json_number_value(x) : NAN;
+		}
+		n++;
+	}
+}
+
+/* The metrics with a direction, in the table's order; their count. */
+static size_t directed(const struct metric_def **m, const char **names)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < metric_defs_count; i++)
+		if (metric_defs[i].dir != METRIC_NEUTRAL) {
+			m[n] = &metric_defs[i];
+			names[n++] = metric_defs[i].name;
+		}
+	return n;
+}
+
+/* "lkp": the LKP comparison table of the runs so far (null before the
+ * control has one), the control first, the others in their order. */
+static char *lkp_text(json_t *vars, json_t *runs)
+{
+	size_t nv = json_array_size(vars), nr = json_array_size(runs), nm, i, k = 0;
+	const struct metric_def **m = calloc(metric_defs_count, sizeof(*m));
+	const char **names = calloc(metric_defs_count, sizeof(*names));
+	struct lkp_table_side *sides = calloc(nv + 1, sizeof(*sides)), ctl = { 0 };
+	double *buf = calloc((nv + 1) * (nr + 1) * (metric_defs_count + 1),
+			     sizeof(*buf));
+	char *text = NULL;
+	json_t *v;
+
+	if (!m || !names || !sides || !buf || !nv)
+		goto out;
+	nm = directed(m, names);
+	json_array_foreach(vars, i, v) {
+		struct lkp_table_side s;
+
+		lkp_side(&s, v, runs, m, nm, buf + i * (nr + 1) * nm);
+		if (!ctl.name && json_is_true(json_object_get(v, "is_control")))
+			ctl = s;
+		else
+			sides[k++] = s;
+	}
+	if (ctl.name)
+		text = lkp_table_text(names, nm, &ctl, sides, k);
+out:
+	free(m);
+	free(names);
+	free(sides);
+	free(buf);
+	return text;
+}
+
+/* What the daemon renders from the rows: command lines, the LKP table. */
+static void add_views(json_t *o)
+{
+	json_t *r;
+	size_t i;
+
+	char *lkp;
+
+	set_command(o, "bench", "<target>");
+	json_array_foreach(json_object_get(o, "runs"), i, r)
+		set_command(r, "params", "<target>");
+	lkp = lkp_text(json_object_get(o, "variants"), json_object_get(o, "runs"));
+	json_object_set_new(o, "lkp", lkp ? json_string(lkp) : json_null());
+	free(lkp);
+}
+
 json_t *experiment_json(sqlite3 *db, int64_t id)
 {
 	json_t *o;
@@ -210,5 +314,7 @@ json_t *experiment_json(sqlite3 *db, int64_t id)
 	db_exec(db, "BEGIN");
 	o = experiment_rows(db, id);
 	db_exec(db, "COMMIT");
+	if (o)
+		add_views(o);
 	return o;
 }
