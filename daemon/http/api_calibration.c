@@ -48,7 +48,7 @@ static int parse_steps(json_t *a, struct calibration *in, struct http_resp *resp
 static int parse_bench(json_t *user, struct calibration *in, struct http_resp *resp)
 {
 	json_t *b = json_loads(calibration_default_bench, 0, NULL), *p;
-	char err[256];
+	struct lab_err e;
 
 	if (!b)
 		return -1;
@@ -58,10 +58,10 @@ static int parse_bench(json_t *user, struct calibration *in, struct http_resp *r
 	}
 	if (user)
 		json_object_update(b, user);
-	p = bench_params_json(b, err, sizeof(err));
+	p = bench_params_json(b, &e);
 	json_decref(b);
 	if (!p)
-		return http_error(resp, 400, "%s", err), -1;
+		return http_lab_error(resp, &e), -1;
 	in->bench = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(p);
 	return in->bench ? 0 : -1;

@@ -77,23 +77,6 @@ static int parse_variants(json_t *va, struct variant_req *v, int *n,
 	return 0;
 }
 
-static int int_field(json_t *o, const char *k, int def, int min, int max,
-		     int *out, struct http_resp *resp)
-{
-	json_t *v = json_object_get(o, k);
-
-	*out = def;
-	if (!v)
-		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) < min ||
-	    json_integer_value(v) > max) {
-		http_error(resp, 400, "field '%s' must be an integer in [%d, %d]", k, min, max);
-		return -1;
-	}
-	*out = (int)json_integer_value(v);
-	return 0;
-}
-
 /* The experiment's top-level fields into @r; -1 when answered. */
 static int parse_experiment(json_t *body, struct experiment_req *r,
 			    struct http_resp *resp)
@@ -106,9 +89,9 @@ static int parse_experiment(json_t *body, struct experiment_req *r,
 	    api_opt_string(body, "backend", 32, &r->backend, resp) ||
 	    api_opt_string(body, "config", 64, &r->config, resp) ||
 	    api_opt_string(body, "control", 64, &r->control, resp) ||
-	    int_field(body, "runs", 5, 1, 100, &r->runs, resp) ||
-	    int_field(body, "max_runs", 0, 0, 500, &r->max_runs, resp) ||
-	    int_field(body, "runs_per_boot", 0, 1, 500, &r->runs_per_boot, resp))
+	    api_opt_int(body, "runs", 5, 1, 100, &r->runs, resp) ||
+	    api_opt_int(body, "max_runs", 0, 0, 500, &r->max_runs, resp) ||
+	    api_opt_int(body, "runs_per_boot", 0, 1, 500, &r->runs_per_boot, resp))
 		return -1;
 	if (tog && !json_is_boolean(tog))
 		return http_error(resp, 400, "'toggle' must be a boolean"), -1;
@@ -149,41 +132,28 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 		"toggle", "runs_per_boot", NULL };
 	struct variant_req v[EXP_MAX_VARIANTS] = { 0 };
 	struct experiment_req r = { .variants = v };
-	json_t *body, *bench = NULL;
-	char why[512], *bench_s = NULL;
+	char *bench = NULL;
 	struct trust_who who;
 	struct lab_err e;
+	json_t *body;
 	int64_t exp;
 	int ret = 0;
 
 	body = http_json_body_keys(req, resp, keys);
 	if (!body)
 		return 0;
-	if (parse_experiment(body, &r, resp))
+	if (parse_experiment(body, &r, resp) || (ret = api_bench(body, &bench, resp)) ||
+	    parse_variants(json_object_get(body, "variants"), v, &r.nvariants, resp))
 		goto out;
-	bench = bench_params_json(json_object_get(body, "bench"), why, sizeof(why));
-	if (!bench) {
-		ret = http_error(resp, 400, "%s", why);
-		goto out;
-	}
-	if (parse_variants(json_object_get(body, "variants"), v, &r.nvariants,
-			   resp))
-		goto out;
-	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
-	if (!bench_s) {
-		ret = -1;
-		goto out;
-	}
-	r.bench_json = bench_s;
+	r.bench_json = bench;
 	api_trust_who(req, &who);
 	exp = experiments_submit(req->db, &who, &r, &e);
 	ret = exp < 0 ? http_lab_error(resp, &e) :
 	      created(req, resp, exp, r.nvariants * r.runs);
 out:
-	free(bench_s);
-	json_decref(bench);
+	free(bench);
 	json_decref(body);
-	return ret;
+	return resp->status ? 0 : ret;
 }
 
 /* ---- GET ------------------------------------------------------------- */

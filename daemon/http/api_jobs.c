@@ -15,30 +15,30 @@
 
 #define MAX_WAIT 30
 
-/* Host the caller acts for: runner keys only for their bound host. */
-static int64_t caller_host(struct http_req *req, struct http_resp *resp,
-			   const char *name)
+/*
+ * The host the caller acts for into *@host (runner keys only for their
+ * bound host): 1, or what the handler returns (0 refused and answered,
+ * -1 a database error).
+ */
+static int caller_host(struct http_req *req, struct http_resp *resp,
+		       const char *name, int64_t *host)
 {
-	int64_t id;
-
-	if (req->auth.role == ROLE_RUNNER && req->auth.host_id == 0) {
-		http_error(resp, 403, "register the host first (POST /api/v1/hosts/register)");
-		return -1;
-	}
+	if (req->auth.role == ROLE_RUNNER && req->auth.host_id == 0)
+		return http_error(resp, 403, "register the host first (POST"
+				  " /api/v1/hosts/register)");
+	*host = req->auth.role == ROLE_RUNNER ? req->auth.host_id : 0;
 	if (!name)
-		return req->auth.role == ROLE_RUNNER ? req->auth.host_id : 0;
-	id = hosts_find(req->db, name);
-	if (id < 0)
+		return 1;
+	*host = hosts_find(req->db, name);
+	if (*host < 0)
 		return -1;
-	if (!id) {
-		http_error(resp, 404, "unknown host '%s': register it first", name);
-		return -1;
-	}
-	if (req->auth.role == ROLE_RUNNER && id != req->auth.host_id) {
-		http_error(resp, 403, "this runner key may only act for its own host");
-		return -1;
-	}
-	return id;
+	if (!*host)
+		return http_error(resp, 404, "unknown host '%s': register it first",
+				  name);
+	if (req->auth.role == ROLE_RUNNER && *host != req->auth.host_id)
+		return http_error(resp, 403, "this runner key may only act for"
+				  " its own host");
+	return 1;
 }
 
 /* Claim for @host, waiting up to @wait seconds: 1 claimed, 0 none, -1. */
@@ -79,7 +79,7 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 	struct jobs_ctx c;
 	struct claim cl;
 	char err[256];
-	int64_t host;
+	int64_t host = 0;
 	int wait = 0, rc, ret = 0;
 
 	if (!body)
@@ -96,11 +96,10 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	wait = w ? (int)(json_integer_value(w) > MAX_WAIT ? MAX_WAIT : json_integer_value(w)) : 0;
-	host = caller_host(req, resp, host_name);
-	if (host < 0) {
-		ret = resp->status ? 0 : -1;
+	ret = caller_host(req, resp, host_name, &host);
+	if (ret != 1)
 		goto out;
-	}
+	ret = 0;
 	server_jobs_ctx(req->srv, &c);
 	rc = claim_wait(req, &c, host, wait, &cl, err, sizeof(err));
 	if (rc < 0) {
@@ -118,27 +117,33 @@ out:
 	return ret;
 }
 
-/* Parse {"lease": ..., ...} with the allowed @keys; host and job id. */
+/*
+ * Parse {"lease": ..., ...} with the allowed @keys; host and job id. NULL
+ * with what the handler returns in *@ret when refused.
+ */
 static json_t *lease_body(struct http_req *req, struct http_resp *resp,
-			  const char *const *keys, int64_t *job, int64_t *host)
+			  const char *const *keys, int64_t *job, int64_t *host,
+			  int *ret)
 {
 	json_t *body;
 
 	*job = http_param_id(req, "id");
 	if (*job < 0) {
-		http_error(resp, 404, "no such job");
+		*ret = http_error(resp, 404, "no such job");
 		return NULL;
 	}
 	body = http_json_body_keys(req, resp, keys);
+	*ret = 0;
 	if (!body)
 		return NULL;
 	if (!json_is_string(json_object_get(body, "lease")) ||
 	    json_string_length(json_object_get(body, "lease")) > 64) {
-		http_error(resp, 400, "'lease' (the token from the claim) is required");
+		*ret = http_error(resp, 400, "'lease' (the token from the claim)"
+				  " is required");
 		goto fail;
 	}
-	*host = caller_host(req, resp, NULL);
-	if (*host < 0)
+	*ret = caller_host(req, resp, NULL, host);
+	if (*ret != 1)
 		goto fail;
 	return body;
 fail:
@@ -158,14 +163,14 @@ int api_job_heartbeat(struct http_req *req, struct http_resp *resp)
 	const char *phase, *message;
 	struct jobs_ctx c;
 	struct lab_err e;
-	int64_t job, host;
+	int64_t job, host = 0;
 	time_t expires;
 	json_t *body;
 	int rc, i;
 
-	body = lease_body(req, resp, keys, &job, &host);
+	body = lease_body(req, resp, keys, &job, &host, &rc);
 	if (!body)
-		return resp->status ? 0 : -1;
+		return rc;
 	if (api_opt_string(body, "phase", 16, &phase, resp) ||
 	    api_opt_string(body, "message", 1024, &message, resp)) {
 		json_decref(body);
@@ -194,16 +199,16 @@ int api_job_result(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
 		"timings", "boot", NULL };
-	int64_t job, host, run = 0;
+	int64_t job, host = 0, run = 0;
 	struct jobs_ctx c;
 	struct lab_err e;
 	bool duplicate;
 	json_t *body;
 	int rc;
 
-	body = lease_body(req, resp, keys, &job, &host);
+	body = lease_body(req, resp, keys, &job, &host, &rc);
 	if (!body)
-		return resp->status ? 0 : -1;
+		return rc;
 	if (ingest_validate(body, &e)) {
 		json_decref(body);
 		return http_lab_error(resp, &e);
@@ -232,13 +237,13 @@ int api_job_fail(struct http_req *req, struct http_resp *resp)
 	const char *reason, *log;
 	struct jobs_ctx c;
 	struct lab_err e;
-	int64_t job, host;
+	int64_t job, host = 0;
 	json_t *body;
 	int rc, i;
 
-	body = lease_body(req, resp, keys, &job, &host);
+	body = lease_body(req, resp, keys, &job, &host, &rc);
 	if (!body)
-		return resp->status ? 0 : -1;
+		return rc;
 	if (api_opt_string(body, "reason", 32, &reason, resp) ||
 	    api_opt_string(body, "log", 4u << 20, &log, resp)) {
 		json_decref(body);

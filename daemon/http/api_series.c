@@ -20,8 +20,8 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "name", "base", "label", "backend",
 		"bench", "runs", "schedule_seconds", NULL };
 	struct baseline_spec b = { .runs = 1 };
-	json_t *body = http_json_body_keys(req, resp, keys), *bench = NULL, *v;
-	char err[256], *btxt = NULL;
+	json_t *body = http_json_body_keys(req, resp, keys), *v;
+	char *btxt = NULL;
 	struct lab_err e;
 	int64_t id;
 	int ret = 0;
@@ -55,16 +55,8 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	b.schedule_seconds = json_integer_value(v);
-	bench = bench_params_json(json_object_get(body, "bench"), err, sizeof(err));
-	if (!bench) {
-		ret = http_error(resp, 400, "%s", err);
+	if ((ret = api_bench(body, &btxt, resp)))
 		goto out;
-	}
-	btxt = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
-	if (!btxt) {
-		ret = -1;
-		goto out;
-	}
 	b.bench_json = btxt;
 	id = series_baseline_create(req->db, &b, &e);
 	ret = id < 0 ? http_lab_error(resp, &e) :
@@ -72,9 +64,8 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 					     "name", b.name));
 out:
 	free(btxt);
-	json_decref(bench);
 	json_decref(body);
-	return ret;
+	return resp->status ? 0 : ret;
 }
 
 static int reply_list(struct http_resp *resp, const char *key, json_t *a)

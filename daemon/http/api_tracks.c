@@ -64,9 +64,9 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "base", "ref", "label", "backend",
 		"host_label", "bench", "runs", "every", "detect", NULL };
 	struct track_spec s = { 0 };
-	json_t *body, *bench = NULL, *runs, *o;
-	char err[512], *bench_s = NULL;
+	char *bench = NULL;
 	struct trust_who who;
+	json_t *body, *o;
 	struct lab_err e;
 	int64_t id;
 	int ret = 0;
@@ -80,7 +80,8 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "backend", 32, &s.backend, resp) ||
 	    api_opt_string(body, "host_label", 64, &s.host_label, resp) ||
 	    parse_every(json_object_get(body, "every"), &s, resp) ||
-	    parse_detect(json_object_get(body, "detect"), &s, resp))
+	    parse_detect(json_object_get(body, "detect"), &s, resp) ||
+	    api_opt_int(body, "runs", 3, 1, 100, &s.runs, resp))
 		goto out;
 	if (!s.base || !s.label || !lab_valid_name(s.label) ||
 	    (s.backend && !lab_valid_name(s.backend)) ||
@@ -89,30 +90,15 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 				 " backend and host_label are names of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	runs = json_object_get(body, "runs");
-	if (runs && (!json_is_integer(runs) || json_integer_value(runs) < 1 ||
-		     json_integer_value(runs) > 100)) {
-		ret = http_error(resp, 400, "'runs' must be an integer in [1, 100]");
+	if ((ret = api_bench(body, &bench, resp)))
 		goto out;
-	}
-	s.runs = runs ? (int)json_integer_value(runs) : 3;
-	bench = bench_params_json(json_object_get(body, "bench"), err, sizeof(err));
-	if (!bench) {
-		ret = http_error(resp, 400, "%s", err);
-		goto out;
-	}
-	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
-	if (!bench_s) {
-		ret = -1;
-		goto out;
-	}
 	/* A backend no runner runs would queue work nobody claims. */
 	api_trust_who(req, &who);
 	if (trust_request(req->db, &who, s.backend, s.runs, &e)) {
 		ret = http_lab_error(resp, &e);
 		goto out;
 	}
-	s.bench_json = bench_s;
+	s.bench_json = bench;
 	s.key_id = req->auth.key_id;
 	if (tracks_create(req->db, &s, &id, &e)) {
 		ret = http_lab_error(resp, &e);
@@ -124,10 +110,9 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 		 (long long)id);
 	ret = o ? http_json(resp, 201, o) : -1;
 out:
-	free(bench_s);
-	json_decref(bench);
+	free(bench);
 	json_decref(body);
-	return ret;
+	return resp->status ? 0 : ret;
 }
 
 int api_tracks_list(struct http_req *req, struct http_resp *resp)

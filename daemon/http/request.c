@@ -7,6 +7,7 @@
 
 #include "daemon/http/request.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/validate.h"
 
 int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 		   struct http_resp *resp)
@@ -30,6 +31,37 @@ int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 	}
 	*out = json_string_value(v);
 	return 0;
+}
+
+int api_opt_int(json_t *o, const char *k, int def, int min, int max, int *out,
+		struct http_resp *resp)
+{
+	json_t *v = json_object_get(o, k);
+
+	*out = def;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < min ||
+	    json_integer_value(v) > max) {
+		http_error(resp, 400, "field '%s' must be an integer in [%d, %d]",
+			   k, min, max);
+		return -1;
+	}
+	*out = (int)json_integer_value(v);
+	return 0;
+}
+
+int api_bench(json_t *o, char **out, struct http_resp *resp)
+{
+	struct lab_err e;
+	json_t *b = bench_params_json(json_object_get(o, "bench"), &e);
+
+	*out = NULL;
+	if (!b)
+		return http_lab_error(resp, &e), -1;
+	*out = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(b);
+	return *out ? 0 : -1;
 }
 
 void api_trust_who(const struct http_req *req, struct trust_who *who)

@@ -20,6 +20,18 @@
 int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 		   struct http_resp *resp);
 
+/* An integer member in [@min, @max], @def when absent: 0, or -1 (400
+ * sent). */
+int api_opt_int(json_t *o, const char *k, int def, int min, int max, int *out,
+		struct http_resp *resp);
+
+/*
+ * The member "bench" of @o with the defaults filled in and checked
+ * (lab/validate.h), as canonical JSON text in *@out (malloc'd): 0, or
+ * -1 (400 sent, or out of memory with nothing sent).
+ */
+int api_bench(json_t *o, char **out, struct http_resp *resp);
+
 /* The request's key as trust.h wants it (trust_request() checks
  * backend and quota for every request that queues work). */
 void api_trust_who(const struct http_req *req, struct trust_who *who);

@@ -142,15 +142,8 @@ int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
 
 json_t *bases_list_json(sqlite3 *db)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT id, name, kind, tree, url, ref,"
-				      " config, created_at FROM bases ORDER BY id");
-	json_t *a;
-
-	if (!st)
-		return NULL;
-	a = json_rows(st);
-	sqlite3_finalize(st);
-	return a;
+	return json_query(db, "SELECT id, name, kind, tree, url, ref, config,"
+			  " created_at FROM bases ORDER BY id");
 }
 
 int64_t bases_create_tree(sqlite3 *db, const char *name, const char *tree,

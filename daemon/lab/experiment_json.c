@@ -63,19 +63,6 @@ json_t *experiments_list_json(sqlite3 *db, const char *state, int limit,
 	return a;
 }
 
-static json_t *query_rows(sqlite3 *db, const char *sql, int64_t id)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-	json_t *a;
-
-	if (!st)
-		return NULL;
-	sqlite3_bind_int64(st, 1, id);
-	a = json_rows(st);
-	sqlite3_finalize(st);
-	return a;
-}
-
 /* Attach rows of @sql (first column = owner id, dropped) to the objects of
  * @owners whose "id" matches, as member @key. Both ordered by id. */
 static void attach(sqlite3 *db, json_t *owners, const char *key, const char *sql,
@@ -152,7 +139,7 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 			json_object_set_new(o, "progress", json_row(st));
 		sqlite3_finalize(st);
 	}
-	a = query_rows(db, "SELECT id, name, CASE WHEN is_control THEN 'true' ELSE 'false' END"
+	a = json_query_id(db, "SELECT id, name, CASE WHEN is_control THEN 'true' ELSE 'false' END"
 		       " AS is_control_json, cmdline, setup, setup_script,"
 		       " settings AS settings_json, base_commit AS \"commit\", state, failure_reason,"
 		       " substr(failure_log, -65536) AS failure_log FROM variants"
@@ -167,7 +154,7 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 	       " JOIN variants v ON v.id = vp.variant_id WHERE v.experiment_id = ?"
 	       " ORDER BY vp.variant_id, vp.position", id);
 	json_object_set_new(o, "variants", a);
-	json_object_set_new(o, "jobs", query_rows(db,
+	json_object_set_new(o, "jobs", json_query_id(db,
 		"SELECT j.id, j.variant_id, v.name AS variant, j.run_index, j.seq, j.state,"
 		" j.attempt, j.phase, j.message, h.name AS host, j.lease_expires,"
 		" j.failure_reason, substr(j.failure_log, -65536) AS failure_log,"
@@ -175,7 +162,7 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 		" FROM jobs j JOIN variants v ON v.id = j.variant_id"
 		" LEFT JOIN hosts h ON h.id = j.lease_host_id WHERE j.experiment_id = ?"
 		" ORDER BY j.seq", id));
-	a = query_rows(db,
+	a = json_query_id(db,
 		"SELECT r.id, r.job_id, r.variant_id, v.name AS variant, r.run_index,"
 		" r.boot_id, r.boot_pos,"
 		" r.attempt, h.name AS host, r.kernel, r.ring_flags AS ring_flags_json,"
@@ -195,7 +182,7 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 	       " WHERE r.experiment_id = ? ORDER BY s.run_id, s.t", id);
 	run_metrics_attach(db, a, id);
 	json_object_set_new(o, "runs", a);
-	json_object_set_new(o, "comparison", query_rows(db,
+	json_object_set_new(o, "comparison", json_query_id(db,
 		"SELECT c.id, c.variant_id, v.name AS variant, cv.name AS control,"
 		" c.metric, c.verdict, c.delta_pct, c.ci_low, c.ci_high, c.p_value,"
 		" c.mde_pct, c.runs, c.result AS result_json, c.computed_at"

@@ -266,7 +266,7 @@ int64_t experiments_submit_patch(sqlite3 *db, const struct trust_who *who,
 				 const struct patch_req *r, int64_t *ids,
 				 int *n, struct lab_err *e)
 {
-	char subject[512], why[256], *bench = NULL;
+	char subject[512], *bench = NULL;
 	struct patch_series series;
 	struct base_ref b;
 	json_t *defaults;
@@ -280,11 +280,11 @@ int64_t experiments_submit_patch(sqlite3 *db, const struct trust_who *who,
 	/* A git base: its ref's head now, or the pinned NAME@COMMIT. */
 	if (bases_lookup(db, r->base ? r->base : EXP_DEFAULT_BASE, &b, e))
 		return -1;
-	defaults = bench_params_json(NULL, why, sizeof(why));
+	defaults = bench_params_json(NULL, e);
 	bench = defaults ? json_dumps(defaults, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(defaults);
 	if (!bench)
-		return lab_fail(e, LAB_INTERNAL, "bench defaults: %s", why);
+		return lab_fail(e, LAB_INTERNAL, "no bench defaults");
 	/* Parsing is the slow part: before the write lock. */
 	if (patches_prepare(r->text, r->len, EXP_MAX_SERIES, &series, subject,
 			    sizeof(subject), e)) {
@@ -327,28 +327,13 @@ int experiments_cancel(sqlite3 *db, const struct jobs_ctx *c,
 static char *one_text(sqlite3 *db, const char *sql, int64_t id, size_t *len,
 		      const char *missing, struct lab_err *e)
 {
-	sqlite3_stmt *st = db_prepare(db, sql);
-	char *out = NULL;
-	size_t n;
+	char *out;
+	int rc = db_text(db, sql, id, &out, len);
 
-	if (!st)
-		return lab_fail_db(e, db), NULL;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		n = (size_t)sqlite3_column_bytes(st, 0);
-		out = malloc(n + 1);
-		if (out) {
-			memcpy(out, n ? sqlite3_column_text(st, 0) :
-			       (const unsigned char *)"", n);
-			out[n] = '\0';
-			*len = n;
-		} else {
-			lab_fail(e, LAB_INTERNAL, "out of memory");
-		}
-	} else {
+	if (rc < 0)
+		lab_fail_db(e, db);
+	else if (!rc)
 		lab_fail(e, LAB_NOT_FOUND, "%s", missing);
-	}
-	sqlite3_finalize(st);
 	return out;
 }
 

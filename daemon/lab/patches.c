@@ -160,29 +160,14 @@ int patches_exists(sqlite3 *db, int64_t id)
 
 char *patches_raw(sqlite3 *db, int64_t id, size_t *len, struct lab_err *e)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT raw FROM patches WHERE id = ?");
-	char *out = NULL;
-	size_t n;
+	char *raw;
+	int rc = db_text(db, "SELECT raw FROM patches WHERE id = ?", id, &raw, len);
 
-	if (!st)
-		return lab_fail_db(e, db), NULL;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		n = (size_t)sqlite3_column_bytes(st, 0);
-		out = malloc(n + 1);
-		if (out) {
-			if (n)
-				memcpy(out, sqlite3_column_blob(st, 0), n);
-			out[n] = '\0';
-			*len = n;
-		} else {
-			lab_fail(e, LAB_INTERNAL, "out of memory");
-		}
-	} else {
+	if (rc < 0)
+		lab_fail_db(e, db);
+	else if (!rc)
 		lab_fail(e, LAB_NOT_FOUND, "no such patch");
-	}
-	sqlite3_finalize(st);
-	return out;
+	return raw;
 }
 
 static json_t *files_json(sqlite3 *db, int64_t id)

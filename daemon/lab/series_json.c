@@ -6,18 +6,12 @@
 #include "daemon/store/json.h"
 #include "daemon/store/sql.h"
 
+/* The rows of @sql (?1 bound to @id when it is one), [] on error. */
 static json_t *rows_for(sqlite3 *db, const char *sql, int64_t id)
 {
-	sqlite3_stmt *st = db_prepare(db, sql);
-	json_t *a;
+	json_t *a = id >= 0 ? json_query_id(db, sql, id) : json_query(db, sql);
 
-	if (!st)
-		return json_array();
-	if (id >= 0)
-		sqlite3_bind_int64(st, 1, id);
-	a = json_rows(st);
-	sqlite3_finalize(st);
-	return a;
+	return a ? a : json_array();
 }
 
 json_t *series_baselines_json(sqlite3 *db)

@@ -12,15 +12,8 @@
 
 json_t *webhooks_json(sqlite3 *db)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT id, url, enabled, created_at"
-				      " FROM webhooks ORDER BY id");
-	json_t *a;
-
-	if (!st)
-		return NULL;
-	a = json_rows(st);
-	sqlite3_finalize(st);
-	return a;
+	return json_query(db, "SELECT id, url, enabled, created_at FROM webhooks"
+			  " ORDER BY id");
 }
 
 int64_t webhooks_add(sqlite3 *db, const char *url, const char *secret,

@@ -4,6 +4,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "daemon/store/sql.h"
 
@@ -50,4 +52,33 @@ int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...)
 		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
+}
+
+int db_text(sqlite3 *db, const char *sql, int64_t id, char **out, size_t *len)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	int rc, ret = -1;
+	size_t n;
+
+	*out = NULL;
+	*len = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		n = (size_t)sqlite3_column_bytes(st, 0);
+		*out = malloc(n + 1);
+		if (*out) {
+			if (n)
+				memcpy(*out, sqlite3_column_blob(st, 0), n);
+			(*out)[n] = '\0';
+			*len = n;
+			ret = 1;
+		}
+	} else if (rc == SQLITE_DONE) {
+		ret = 0;
+	}
+	sqlite3_finalize(st);
+	return ret;
 }
