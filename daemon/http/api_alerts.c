@@ -23,7 +23,7 @@ int api_alerts_list(struct http_req *req, struct http_resp *resp)
 	if (kind && !alerts_kind_valid(kind))
 		return http_error(resp, 400, "kind must be verdict or change_point");
 	a = alerts_list_json(req->db, state, kind);
-	return a ? http_json(resp, 200, json_pack("{s:o}", "alerts", a)) : -1;
+	return api_list(resp, "alerts", a);
 }
 
 int api_alert_get(struct http_req *req, struct http_resp *resp)
@@ -69,9 +69,7 @@ out:
 
 int api_webhooks_list(struct http_req *req, struct http_resp *resp)
 {
-	json_t *a = webhooks_json(req->db);
-
-	return a ? http_json(resp, 200, json_pack("{s:o}", "webhooks", a)) : -1;
+	return api_list(resp, "webhooks", webhooks_json(req->db));
 }
 
 int api_webhooks_post(struct http_req *req, struct http_resp *resp)

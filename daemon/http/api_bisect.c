@@ -60,10 +60,7 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 		ret = http_lab_error(resp, &e);
 		goto out;
 	}
-	server_queue_kick(req->srv);
-	snprintf(resp->location, sizeof(resp->location), "/api/v1/bisections/%lld",
-		 (long long)id);
-	ret = http_json(resp, 201, bisect_run_json(req->db, id));
+	ret = api_queued(req, resp, "bisections", id, bisect_run_json(req->db, id));
 out:
 	free(bench);
 	json_decref(body);
@@ -72,9 +69,7 @@ out:
 
 int api_bisections_list(struct http_req *req, struct http_resp *resp)
 {
-	json_t *a = bisect_run_list_json(req->db);
-
-	return a ? http_json(resp, 200, json_pack("{s:o}", "bisections", a)) : -1;
+	return api_list(resp, "bisections", bisect_run_list_json(req->db));
 }
 
 int api_bisection_get(struct http_req *req, struct http_resp *resp)

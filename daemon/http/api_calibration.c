@@ -153,5 +153,5 @@ int api_calibrations_list(struct http_req *req, struct http_resp *resp)
 	if (limit < 1 || limit > 500)
 		return http_error(resp, 400, "limit must be in [1, 500]");
 	a = calibration_list_json(req->db, label, host, (int)limit);
-	return a ? http_json(resp, 200, json_pack("{s:o}", "calibrations", a)) : -1;
+	return api_list(resp, "calibrations", a);
 }

@@ -278,9 +278,7 @@ int api_job_log(struct http_req *req, struct http_resp *resp)
 
 int api_bases_list(struct http_req *req, struct http_resp *resp)
 {
-	json_t *a = bases_list_json(req->db);
-
-	return a ? http_json(resp, 200, json_pack("{s:o}", "bases", a)) : -1;
+	return api_list(resp, "bases", bases_list_json(req->db));
 }
 
 int api_bases_post(struct http_req *req, struct http_resp *resp)

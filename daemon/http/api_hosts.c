@@ -50,5 +50,5 @@ int api_hosts_list(struct http_req *req, struct http_resp *resp)
 	json_t *a = hosts_list_json(req->db, time(NULL) -
 				    3 * req->srv->cfg.lease_seconds);
 
-	return a ? http_json(resp, 200, json_pack("{s:o}", "hosts", a)) : -1;
+	return api_list(resp, "hosts", a);
 }

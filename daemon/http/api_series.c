@@ -68,14 +68,9 @@ out:
 	return resp->status ? 0 : ret;
 }
 
-static int reply_list(struct http_resp *resp, const char *key, json_t *a)
-{
-	return a ? http_json(resp, 200, json_pack("{s:o}", key, a)) : -1;
-}
-
 int api_baselines_list(struct http_req *req, struct http_resp *resp)
 {
-	return reply_list(resp, "baselines", series_baselines_json(req->db));
+	return api_list(resp, "baselines", series_baselines_json(req->db));
 }
 
 /* ---- series ------------------------------------------------------------------------ */
@@ -92,7 +87,7 @@ int api_series_get(struct http_req *req, struct http_resp *resp)
 	if (format && strcmp(format, "pairs") && strcmp(format, "rows"))
 		return http_error(resp, 400, "format must be rows or pairs");
 	if (!ids && !name)
-		return reply_list(resp, "series", series_list_json(req->db));
+		return api_list(resp, "series", series_list_json(req->db));
 	if (ids) {
 		id = strtoll(ids, &end, 10);
 		if (*end || end == ids || id <= 0)

@@ -66,7 +66,7 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 	struct track_spec s = { 0 };
 	char *bench = NULL;
 	struct trust_who who;
-	json_t *body, *o;
+	json_t *body;
 	struct lab_err e;
 	int64_t id;
 	int ret = 0;
@@ -104,11 +104,7 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 		ret = http_lab_error(resp, &e);
 		goto out;
 	}
-	server_queue_kick(req->srv);
-	o = tracks_json(req->db, id);
-	snprintf(resp->location, sizeof(resp->location), "/api/v1/tracks/%lld",
-		 (long long)id);
-	ret = o ? http_json(resp, 201, o) : -1;
+	ret = api_queued(req, resp, "tracks", id, tracks_json(req->db, id));
 out:
 	free(bench);
 	json_decref(body);
@@ -117,9 +113,7 @@ out:
 
 int api_tracks_list(struct http_req *req, struct http_resp *resp)
 {
-	json_t *a = tracks_list_json(req->db);
-
-	return a ? http_json(resp, 200, json_pack("{s:o}", "tracks", a)) : -1;
+	return api_list(resp, "tracks", tracks_list_json(req->db));
 }
 
 int api_track_get(struct http_req *req, struct http_resp *resp)

@@ -18,7 +18,7 @@ static int list_of(struct http_req *req, struct http_resp *resp,
 {
 	json_t *a = allowlist_json(req->db, kind);
 
-	return a ? http_json(resp, 200, json_pack("{s:o}", "patterns", a)) : -1;
+	return api_list(resp, "patterns", a);
 }
 
 static int post_to(struct http_req *req, struct http_resp *resp,
@@ -99,9 +99,7 @@ int api_settings_allowlist_delete(struct http_req *req,
 
 int api_scripts_list(struct http_req *req, struct http_resp *resp)
 {
-	json_t *a = allowlist_scripts_json(req->db);
-
-	return a ? http_json(resp, 200, json_pack("{s:o}", "scripts", a)) : -1;
+	return api_list(resp, "scripts", allowlist_scripts_json(req->db));
 }
 
 int api_script_get(struct http_req *req, struct http_resp *resp)

@@ -72,6 +72,20 @@ void api_trust_who(const struct http_req *req, struct trust_who *who)
 	who->max_queued = req->srv ? req->srv->cfg.max_queued_runs : 0;
 }
 
+int api_list(struct http_resp *resp, const char *key, json_t *a)
+{
+	return a ? http_json(resp, 200, json_pack("{s:o}", key, a)) : -1;
+}
+
+int api_queued(struct http_req *req, struct http_resp *resp, const char *kind,
+	       int64_t id, json_t *o)
+{
+	server_queue_kick(req->srv);
+	snprintf(resp->location, sizeof(resp->location), "/api/v1/%s/%lld", kind,
+		 (long long)id);
+	return o ? http_json(resp, 201, o) : -1;
+}
+
 void api_experiment_queued(struct http_req *req, struct http_resp *resp,
 			   int64_t exp)
 {

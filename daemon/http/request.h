@@ -36,6 +36,17 @@ int api_bench(json_t *o, char **out, struct http_resp *resp);
  * backend and quota for every request that queues work). */
 void api_trust_who(const struct http_req *req, struct trust_who *who);
 
+/* {"@key": @a} (stolen), or -1 when @a is NULL (a lab error). */
+int api_list(struct http_resp *resp, const char *key, json_t *a);
+
+/*
+ * Work was queued as @kind/@id (tracks, bisections): wake the runners'
+ * claims, point Location at /api/v1/@kind/@id and answer 201 with @o
+ * (stolen; NULL: -1).
+ */
+int api_queued(struct http_req *req, struct http_resp *resp, const char *kind,
+	       int64_t id, json_t *o);
+
 /*
  * Experiment @exp was queued: wakes the runners' claim long-polls,
  * publishes the "queued" event and points the answer's Location (also its
