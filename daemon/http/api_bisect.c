@@ -46,7 +46,8 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "backend and host_label are names of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	if ((ret = api_bench(body, &bench, resp)))
+	ret = api_bench(body, &bench, resp);
+	if (ret != 1)
 		goto out;
 	/* The first step's runs count against the key's queue quota. */
 	api_trust_who(req, &who);
@@ -64,7 +65,7 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 out:
 	free(bench);
 	json_decref(body);
-	return resp->status ? 0 : ret;
+	return ret;
 }
 
 int api_bisections_list(struct http_req *req, struct http_resp *resp)

@@ -142,8 +142,13 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 	body = http_json_body_keys(req, resp, keys);
 	if (!body)
 		return 0;
-	if (parse_experiment(body, &r, resp) || (ret = api_bench(body, &bench, resp)) ||
-	    parse_variants(json_object_get(body, "variants"), v, &r.nvariants, resp))
+	if (parse_experiment(body, &r, resp))
+		goto out;
+	ret = api_bench(body, &bench, resp);
+	if (ret != 1)
+		goto out;
+	ret = 0;
+	if (parse_variants(json_object_get(body, "variants"), v, &r.nvariants, resp))
 		goto out;
 	r.bench_json = bench;
 	api_trust_who(req, &who);
@@ -153,7 +158,7 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 out:
 	free(bench);
 	json_decref(body);
-	return resp->status ? 0 : ret;
+	return ret;
 }
 
 /* ---- GET ------------------------------------------------------------- */

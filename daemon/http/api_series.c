@@ -55,7 +55,8 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	b.schedule_seconds = json_integer_value(v);
-	if ((ret = api_bench(body, &btxt, resp)))
+	ret = api_bench(body, &btxt, resp);
+	if (ret != 1)
 		goto out;
 	b.bench_json = btxt;
 	id = series_baseline_create(req->db, &b, &e);
@@ -65,7 +66,7 @@ int api_baselines_post(struct http_req *req, struct http_resp *resp)
 out:
 	free(btxt);
 	json_decref(body);
-	return resp->status ? 0 : ret;
+	return ret;
 }
 
 int api_baselines_list(struct http_req *req, struct http_resp *resp)

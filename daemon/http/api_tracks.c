@@ -90,7 +90,8 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 				 " backend and host_label are names of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	if ((ret = api_bench(body, &bench, resp)))
+	ret = api_bench(body, &bench, resp);
+	if (ret != 1)
 		goto out;
 	/* A backend no runner runs would queue work nobody claims. */
 	api_trust_who(req, &who);
@@ -108,7 +109,7 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 out:
 	free(bench);
 	json_decref(body);
-	return resp->status ? 0 : ret;
+	return ret;
 }
 
 int api_tracks_list(struct http_req *req, struct http_resp *resp)

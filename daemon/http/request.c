@@ -58,10 +58,10 @@ int api_bench(json_t *o, char **out, struct http_resp *resp)
 
 	*out = NULL;
 	if (!b)
-		return http_lab_error(resp, &e), -1;
+		return http_lab_error(resp, &e);
 	*out = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(b);
-	return *out ? 0 : -1;
+	return *out ? 1 : -1;
 }
 
 void api_trust_who(const struct http_req *req, struct trust_who *who)

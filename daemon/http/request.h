@@ -27,8 +27,8 @@ int api_opt_int(json_t *o, const char *k, int def, int min, int max, int *out,
 
 /*
  * The member "bench" of @o with the defaults filled in and checked
- * (lab/validate.h), as canonical JSON text in *@out (malloc'd): 0, or
- * -1 (400 sent, or out of memory with nothing sent).
+ * (lab/validate.h), as canonical JSON text in *@out (malloc'd): 1, or
+ * what the handler returns (0 refused with a 400, -1 out of memory).
  */
 int api_bench(json_t *o, char **out, struct http_resp *resp);
 

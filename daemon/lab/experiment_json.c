@@ -96,10 +96,11 @@ static void attach(sqlite3 *db, json_t *owners, const char *key, const char *sql
 	sqlite3_finalize(st);
 }
 
-static json_t *experiment_rows(sqlite3 *db, int64_t id)
+/* The experiments row: base, host, submitter, config and bench. */
+static json_t *experiment_row(sqlite3 *db, int64_t id)
 {
-	json_t *o, *a;
 	sqlite3_stmt *st;
+	json_t *o;
 
 	st = db_prepare(db,
 		"SELECT e.id, e.title, e.kind, e.state, e.label, e.backend,"
@@ -125,6 +126,15 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 		return NULL;
 	if (json_is_null(json_object_get(json_object_get(o, "host"), "id")))
 		json_object_set_new(o, "host", json_null());
+	return o;
+}
+
+/* Jobs by state. */
+static json_t *progress_json(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *st;
+	json_t *p = NULL;
+
 	st = db_prepare(db, "SELECT count(*) AS jobs_total,"
 			" coalesce(sum(state = 'queued'), 0) AS queued,"
 			" coalesce(sum(state = 'claimed'), 0) AS claimed,"
@@ -136,9 +146,17 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 	if (st) {
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) == SQLITE_ROW)
-			json_object_set_new(o, "progress", json_row(st));
+			p = json_row(st);
 		sqlite3_finalize(st);
 	}
+	return p;
+}
+
+/* The variants with their patches (and the patches' files). */
+static json_t *variants_json(sqlite3 *db, int64_t id)
+{
+	json_t *a;
+
 	a = json_query_id(db, "SELECT id, name, CASE WHEN is_control THEN 'true' ELSE 'false' END"
 		       " AS is_control_json, cmdline, setup, setup_script,"
 		       " settings AS settings_json, base_commit AS \"commit\", state, failure_reason,"
@@ -153,15 +171,14 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 	       " FROM variant_patches vp JOIN patches p ON p.id = vp.patch_id"
 	       " JOIN variants v ON v.id = vp.variant_id WHERE v.experiment_id = ?"
 	       " ORDER BY vp.variant_id, vp.position", id);
-	json_object_set_new(o, "variants", a);
-	json_object_set_new(o, "jobs", json_query_id(db,
-		"SELECT j.id, j.variant_id, v.name AS variant, j.run_index, j.seq, j.state,"
-		" j.attempt, j.phase, j.message, h.name AS host, j.lease_expires,"
-		" j.failure_reason, substr(j.failure_log, -65536) AS failure_log,"
-		" length(j.failure_log) AS failure_log_bytes, j.claimed_at, j.finished_at"
-		" FROM jobs j JOIN variants v ON v.id = j.variant_id"
-		" LEFT JOIN hosts h ON h.id = j.lease_host_id WHERE j.experiment_id = ?"
-		" ORDER BY j.seq", id));
+	return a;
+}
+
+/* The runs with their per-second samples and metric values. */
+static json_t *runs_json(sqlite3 *db, int64_t id)
+{
+	json_t *a;
+
 	a = json_query_id(db,
 		"SELECT r.id, r.job_id, r.variant_id, v.name AS variant, r.run_index,"
 		" r.boot_id, r.boot_pos,"
@@ -181,7 +198,26 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 	       " s.inflight FROM samples s JOIN runs r ON r.id = s.run_id"
 	       " WHERE r.experiment_id = ? ORDER BY s.run_id, s.t", id);
 	run_metrics_attach(db, a, id);
-	json_object_set_new(o, "runs", a);
+	return a;
+}
+
+static json_t *experiment_rows(sqlite3 *db, int64_t id)
+{
+	json_t *o = experiment_row(db, id);
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "progress", progress_json(db, id));
+	json_object_set_new(o, "variants", variants_json(db, id));
+	json_object_set_new(o, "jobs", json_query_id(db,
+		"SELECT j.id, j.variant_id, v.name AS variant, j.run_index, j.seq, j.state,"
+		" j.attempt, j.phase, j.message, h.name AS host, j.lease_expires,"
+		" j.failure_reason, substr(j.failure_log, -65536) AS failure_log,"
+		" length(j.failure_log) AS failure_log_bytes, j.claimed_at, j.finished_at"
+		" FROM jobs j JOIN variants v ON v.id = j.variant_id"
+		" LEFT JOIN hosts h ON h.id = j.lease_host_id WHERE j.experiment_id = ?"
+		" ORDER BY j.seq", id));
+	json_object_set_new(o, "runs", runs_json(db, id));
 	json_object_set_new(o, "comparison", json_query_id(db,
 		"SELECT c.id, c.variant_id, v.name AS variant, cv.name AS control,"
 		" c.metric, c.verdict, c.delta_pct, c.ci_low, c.ci_high, c.p_value,"
