@@ -21,21 +21,6 @@ static int replied(int rc)
 	return rc < 0 ? -1 : 1;
 }
 
-/* The reply for a load that gave nothing: 1 answered, -1 server error. */
-static int load_failed(struct http_resp *resp, enum profiles_status st,
-		       const char *err)
-{
-	static const int status[] = {
-		[PROFILES_NOT_FOUND] = 404,
-		[PROFILES_INVALID] = 400,
-		[PROFILES_CONFLICT] = 409,
-	};
-
-	if (st == PROFILES_ERROR)
-		return -1;
-	return replied(http_error(resp, status[st], "%s", err));
-}
-
 static int parse_num(const char *s, long lo, long hi, long *v)
 {
 	char *end;
@@ -121,39 +106,18 @@ static int reply(struct http_req *req, struct http_resp *resp,
 
 int api_perfdiff_get(struct http_req *req, struct http_resp *resp)
 {
-	struct profiles_diff d = { .nr_sides = 0 };
-	struct perfdiff_result *r = NULL;
-	enum profiles_status st;
+	struct profiles_diff d;
+	struct perfdiff_result *r;
+	struct lab_err e;
 	struct query q;
-	char err[256];
 	int rc;
 
 	rc = parse_query(req, resp, &q);
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	st = profiles_diff(req->db, http_param_id(req, "id"),
-			   http_query(req, "variant"), q.kind, &d, err,
-			   sizeof(err));
-	if (st) {
-		rc = load_failed(resp, st, err);
-		goto out;
-	}
-	if ((size_t)q.o.sort_idx >= d.nr_sides) {
-		rc = http_error(resp, 400,
-				"order: only %zu variant(s) compared",
-				d.nr_sides - 1);
-		goto out;
-	}
-	r = perfdiff_compute(d.kind, d.sides, d.nr_sides, &q.o, err,
-			     sizeof(err));
-	if (!r)
-		rc = strstr(err, "out of memory") ?
-			     -1 :
-			     http_error(resp, 422,
-					"profiles cannot be compared: %s", err);
-	else
-		rc = reply(req, resp, r, &d, q.text);
-out:
+	r = profiles_perfdiff(req->db, http_param_id(req, "id"),
+			      http_query(req, "variant"), q.kind, &q.o, &d, &e);
+	rc = r ? reply(req, resp, r, &d, q.text) : http_lab_error(resp, &e);
 	perfdiff_free(r);
 	profiles_diff_free(&d);
 	return rc < 0 ? -1 : 0;
@@ -162,18 +126,16 @@ out:
 int api_flamegraph_get(struct http_req *req, struct http_resp *resp)
 {
 	int64_t id = http_param_id(req, "id");
+	char title[256], sub[512];
 	struct profiles_stacks s;
-	enum profiles_status st;
-	char title[256], sub[512], err[256];
+	struct lab_err e;
 	struct fg_opts o;
 	size_t len;
 	char *svg;
 	int rc;
 
-	st = profiles_stacks(req->db, id, http_query(req, "variant"), &s, err,
-			     sizeof(err));
-	if (st) {
-		rc = load_failed(resp, st, err);
+	if (profiles_stacks(req->db, id, http_query(req, "variant"), &s, &e)) {
+		rc = http_lab_error(resp, &e);
 		goto out;
 	}
 	flamegraph_default_opts(&o);

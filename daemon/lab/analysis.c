@@ -17,6 +17,7 @@
 #include "daemon/analysis/paired.h"
 #include "daemon/lab/series.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/planner.h"
 #include "daemon/lab/profiles.h"
 #include "daemon/analysis/perfdiff.h"
@@ -336,18 +337,16 @@ static size_t symbol_rows(sqlite3 *db, const struct actx *a,
 			  const struct avar *v, struct verdict_row *rows)
 {
 	struct perfdiff_top top[AN_TOP_SYMS];
-	struct perfdiff_result *r = NULL;
+	struct perfdiff_result *r;
 	struct perfdiff_opts o;
 	struct profiles_diff d;
-	char err[128];
+	struct lab_err e;
 	size_t n = 0, i;
 
-	if (!profiles_diff(db, a->exp, v->name, &perfdiff_samples, &d, err,
-			   sizeof(err))) {
-		perfdiff_default_opts(&o);
-		r = perfdiff_compute(d.kind, d.sides, d.nr_sides, &o, err,
-				     sizeof(err));
-	}
+	/* none without sampled profiles on both sides: not an error here */
+	perfdiff_default_opts(&o);
+	r = profiles_perfdiff(db, a->exp, v->name, &perfdiff_samples, &o, &d,
+			      &e);
 	if (r)
 		n = perfdiff_top(r, 1, top, AN_TOP_SYMS);
 	for (i = 0; i < n; i++)

@@ -3,13 +3,12 @@
  * profiles - read the stored profiles of an experiment's variants; see
  * profiles.h.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon/lab/profiles.h"
-#include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 /*
  * The kinds of profile the lab stores, in the order they are guessed.
@@ -57,19 +56,6 @@ void profiles_kind_names(char *buf, size_t size)
 			      i + 1 < NR_KINDS ? ", " :
 						 " or ",
 			      kinds[i].kind->name);
-}
-
-static enum profiles_status fail(enum profiles_status st, char *err,
-				 size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return st;
 }
 
 /* ---- strings of one load: a bump allocator -------------------------------- */
@@ -137,10 +123,9 @@ struct variants {
 };
 
 /* The variants of @exp, the control first, and @name's index. */
-static enum profiles_status load_variants(sqlite3 *db, int64_t exp,
-					  const char *name, struct variants *v,
-					  struct profiles_arena *a, char *err,
-					  size_t errlen)
+static int load_variants(sqlite3 *db, int64_t exp, const char *name,
+			 struct variants *v, struct profiles_arena *a,
+			 struct lab_err *e)
 {
 	sqlite3_stmt *st;
 	size_t i;
@@ -149,13 +134,12 @@ static enum profiles_status load_variants(sqlite3 *db, int64_t exp,
 	if (exp < 0 ||
 	    db_int(db, 0, "SELECT count(*) FROM experiments WHERE id = ?", 1,
 		   exp) != 1)
-		return fail(PROFILES_NOT_FOUND, err, errlen,
-			    "no such experiment");
+		return lab_fail(e, LAB_NOT_FOUND, "no such experiment");
 	st = db_prepare(db,
 			"SELECT id, name FROM variants WHERE experiment_id = ?"
 			" ORDER BY is_control DESC, idx");
 	if (!st)
-		return PROFILES_ERROR;
+		return lab_fail_db(e, db);
 	sqlite3_bind_int64(st, 1, exp);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW &&
 	       v->nr < PROFILES_MAX_SIDES) {
@@ -166,25 +150,26 @@ static enum profiles_status load_variants(sqlite3 *db, int64_t exp,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return PROFILES_ERROR;
+		return lab_fail_db(e, db);
 	if (v->nr < 2)
-		return fail(PROFILES_CONFLICT, err, errlen,
-			    "experiment %lld has no variant to compare",
-			    (long long)exp);
+		return lab_fail(e, LAB_CONFLICT,
+				"experiment %lld has no variant to compare",
+				(long long)exp);
 	v->pick = 0;
 	if (!name)
-		return PROFILES_OK;
+		return 0;
 	for (i = 1; i < v->nr; i++)
 		if (!strcmp(v->name[i], name))
 			v->pick = i;
 	if (!v->pick && strcmp(v->name[0], name))
-		return fail(PROFILES_NOT_FOUND, err, errlen,
-			    "no variant named '%s' in experiment %lld", name,
-			    (long long)exp);
+		return lab_fail(e, LAB_NOT_FOUND,
+				"no variant named '%s' in experiment %lld",
+				name, (long long)exp);
 	if (!v->pick)
-		return fail(PROFILES_INVALID, err, errlen,
-			    "variant '%s' is the control (the baseline)", name);
-	return PROFILES_OK;
+		return lab_fail(e, LAB_INVALID,
+				"variant '%s' is the control (the baseline)",
+				name);
+	return 0;
 }
 
 /* ---- perf diff sides -------------------------------------------------------- */
@@ -258,18 +243,20 @@ static int load_side(const struct stored_kind *sk, sqlite3_stmt *runs,
 }
 
 /* The control and the picked variant(s) with profiles of kind @sk. */
-static enum profiles_status
-load_sides(sqlite3 *db, const struct stored_kind *sk, const struct variants *v,
-	   struct profiles_diff *d, char *err, size_t errlen)
+static int load_sides(sqlite3 *db, const struct stored_kind *sk,
+		      const struct variants *v, struct profiles_diff *d,
+		      struct lab_err *e)
 {
 	sqlite3_stmt *runs = db_prepare(db, sk->runs);
 	sqlite3_stmt *syms = db_prepare(db, sk->syms);
-	enum profiles_status st = PROFILES_ERROR;
 	size_t i;
+	int rc = -1;
 
 	d->kind = sk->kind;
-	if (!runs || !syms)
+	if (!runs || !syms) {
+		lab_fail_db(e, db);
 		goto out;
+	}
 	for (i = 0; i < v->nr; i++) {
 		struct perfdiff_side *s = &d->sides[d->nr_sides];
 
@@ -277,27 +264,29 @@ load_sides(sqlite3 *db, const struct stored_kind *sk, const struct variants *v,
 			continue;
 		s->name = v->name[i];
 		d->nr_sides++;
-		if (load_side(sk, runs, syms, v->id[i], s, &d->strings))
+		if (load_side(sk, runs, syms, v->id[i], s, &d->strings)) {
+			lab_fail_db(e, db);
 			goto out;
+		}
 		if (s->nr_runs)
 			continue;
 		if (!i || v->pick) {
-			st = fail(PROFILES_CONFLICT, err, errlen,
-				  "variant '%s' has no %s yet", v->name[i],
-				  sk->kind->runs);
+			lab_fail(e, LAB_CONFLICT, "variant '%s' has no %s yet",
+				 v->name[i], sk->kind->runs);
 			goto out;
 		}
 		/* all variants: leave out one without profiles (failed build) */
 		free_side(s);
 		d->nr_sides--;
 	}
-	st = d->nr_sides < 2 ? fail(PROFILES_CONFLICT, err, errlen,
-				    "no variant has %s yet", sk->kind->runs) :
-			       PROFILES_OK;
+	rc = d->nr_sides < 2 ?
+		     lab_fail(e, LAB_CONFLICT, "no variant has %s yet",
+			      sk->kind->runs) :
+		     0;
 out:
 	sqlite3_finalize(runs);
 	sqlite3_finalize(syms);
-	return st;
+	return rc;
 }
 
 static void free_sides(struct profiles_diff *d)
@@ -309,20 +298,16 @@ static void free_sides(struct profiles_diff *d)
 	d->nr_sides = 0;
 }
 
-enum profiles_status profiles_diff(sqlite3 *db, int64_t exp,
-				   const char *variant,
-				   const struct perfdiff_kind *kind,
-				   struct profiles_diff *d, char *err,
-				   size_t errlen)
+/* The sides of @exp's perf diff, of @kind or the first kind they have. */
+static int load_diff(sqlite3 *db, int64_t exp, const char *variant,
+		     const struct perfdiff_kind *kind, struct profiles_diff *d,
+		     struct lab_err *e)
 {
 	struct variants v = { .nr = 0 };
-	enum profiles_status st;
 	size_t i;
 
-	memset(d, 0, sizeof(*d));
-	st = load_variants(db, exp, variant, &v, &d->strings, err, errlen);
-	if (st)
-		return st;
+	if (load_variants(db, exp, variant, &v, &d->strings, e))
+		return -1;
 	d->sampled_runs =
 		db_int(db, 0,
 		       "SELECT count(*) FROM profiles p JOIN runs r"
@@ -332,12 +317,41 @@ enum profiles_status profiles_diff(sqlite3 *db, int64_t exp,
 		if (kind && kinds[i].kind != kind)
 			continue;
 		free_sides(d);
-		st = load_sides(db, &kinds[i], &v, d, err, errlen);
+		if (!load_sides(db, &kinds[i], &v, d, e))
+			return 0;
 		/* guessing: a kind the sides lack, try the next one */
-		if (st != PROFILES_CONFLICT || kind || i + 1 == NR_KINDS)
-			return st;
+		if (e->st != LAB_CONFLICT || kind || i + 1 == NR_KINDS)
+			return -1;
 	}
-	return fail(PROFILES_INVALID, err, errlen, "unknown kind of profile");
+	return lab_fail(e, LAB_INVALID, "unknown kind of profile");
+}
+
+struct perfdiff_result *profiles_perfdiff(store_conn *db, int64_t exp,
+					  const char *variant,
+					  const struct perfdiff_kind *kind,
+					  const struct perfdiff_opts *o,
+					  struct profiles_diff *d,
+					  struct lab_err *e)
+{
+	struct perfdiff_result *r;
+	char err[256];
+
+	memset(d, 0, sizeof(*d));
+	if (load_diff(db, exp, variant, kind, d, e))
+		return NULL;
+	if ((size_t)o->sort_idx >= d->nr_sides) {
+		lab_fail(e, LAB_INVALID, "order: only %zu variant(s) compared",
+			 d->nr_sides - 1);
+		return NULL;
+	}
+	r = perfdiff_compute(d->kind, d->sides, d->nr_sides, o, err,
+			     sizeof(err));
+	if (!r)
+		lab_fail(e,
+			 strstr(err, "out of memory") ? LAB_INTERNAL :
+							LAB_REJECTED,
+			 "profiles cannot be compared: %s", err);
+	return r;
 }
 
 void profiles_diff_free(struct profiles_diff *d)
@@ -379,33 +393,29 @@ static int load_stacks(sqlite3 *db, int64_t vid, struct fg_stack **out,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-enum profiles_status profiles_stacks(sqlite3 *db, int64_t exp,
-				     const char *variant,
-				     struct profiles_stacks *s, char *err,
-				     size_t errlen)
+int profiles_stacks(store_conn *db, int64_t exp, const char *variant,
+		    struct profiles_stacks *s, struct lab_err *e)
 {
 	struct variants v = { .nr = 0 };
-	enum profiles_status st;
 
 	memset(s, 0, sizeof(*s));
-	st = load_variants(db, exp, variant, &v, &s->strings, err, errlen);
-	if (st)
-		return st;
+	if (load_variants(db, exp, variant, &v, &s->strings, e))
+		return -1;
 	if (!v.pick && v.nr > 2)
-		return fail(
-			PROFILES_INVALID, err, errlen,
+		return lab_fail(
+			e, LAB_INVALID,
 			"variant: name the variant to compare with the control");
 	v.pick = v.pick ? v.pick : 1;
 	s->base_name = v.name[0];
 	s->new_name = v.name[v.pick];
 	if (load_stacks(db, v.id[0], &s->base, &s->nr_base, &s->strings) ||
 	    load_stacks(db, v.id[v.pick], &s->new, &s->nr_new, &s->strings))
-		return PROFILES_ERROR;
+		return lab_fail_db(e, db);
 	if (!s->nr_new)
-		return fail(PROFILES_CONFLICT, err, errlen,
-			    "variant '%s' has no call stacks recorded",
-			    s->new_name);
-	return PROFILES_OK;
+		return lab_fail(e, LAB_CONFLICT,
+				"variant '%s' has no call stacks recorded",
+				s->new_name);
+	return 0;
 }
 
 void profiles_stacks_free(struct profiles_stacks *s)

@@ -17,19 +17,10 @@
 
 #include "daemon/analysis/flamegraph.h"
 #include "daemon/analysis/perfdiff.h"
+#include "daemon/lab/status.h"
+#include "daemon/store/conn.h"
 
 #define PROFILES_MAX_SIDES 16
-
-struct sqlite3; /* the store's connection; http/ never sees inside */
-
-/* Why a load gave nothing; the message says it to the client. */
-enum profiles_status {
-	PROFILES_OK,
-	PROFILES_NOT_FOUND, /* no such experiment or variant */
-	PROFILES_INVALID, /* a request that cannot be answered (the control) */
-	PROFILES_CONFLICT, /* nothing to diff yet */
-	PROFILES_ERROR, /* database error or out of memory */
-};
 
 /* The kind named @name, or NULL; its names "a, b or c" into @buf. */
 const struct perfdiff_kind *profiles_kind(const char *name);
@@ -51,16 +42,21 @@ struct profiles_diff {
 };
 
 /*
- * The sides of the perf diff of experiment @exp: the control, then the
+ * The perf diff of experiment @exp with options @o: the control, then the
  * variant named @variant, or every other variant with profiles of the
- * kind when @variant is NULL (one whose build failed is left out). @kind
- * NULL picks it. Free @d with profiles_diff_free() in every case.
+ * kind when @variant is NULL (one whose build failed is left out); @kind
+ * NULL picks it. Its strings live in @d: free the result with
+ * perfdiff_free(), then @d with profiles_diff_free(), in every case. NULL
+ * with @e: not found (experiment, variant), invalid (the control named,
+ * @o's order beyond the variants), conflict (nothing to diff yet),
+ * rejected (profiles that cannot be compared), internal.
  */
-enum profiles_status profiles_diff(struct sqlite3 *db, int64_t exp,
-				   const char *variant,
-				   const struct perfdiff_kind *kind,
-				   struct profiles_diff *d, char *err,
-				   size_t errlen);
+struct perfdiff_result *profiles_perfdiff(store_conn *db, int64_t exp,
+					  const char *variant,
+					  const struct perfdiff_kind *kind,
+					  const struct perfdiff_opts *o,
+					  struct profiles_diff *d,
+					  struct lab_err *e);
 void profiles_diff_free(struct profiles_diff *d);
 
 struct profiles_stacks {
@@ -72,12 +68,11 @@ struct profiles_stacks {
 
 /*
  * The call stacks of the control and @variant (NULL: the only other
- * one). Free @s with profiles_stacks_free() in every case.
+ * one). 0, or -1 with @e as profiles_perfdiff() (conflict: no stacks).
+ * Free @s with profiles_stacks_free() in every case.
  */
-enum profiles_status profiles_stacks(struct sqlite3 *db, int64_t exp,
-				     const char *variant,
-				     struct profiles_stacks *s, char *err,
-				     size_t errlen);
+int profiles_stacks(store_conn *db, int64_t exp, const char *variant,
+		    struct profiles_stacks *s, struct lab_err *e);
 void profiles_stacks_free(struct profiles_stacks *s);
 
 #endif /* PERFLAB_PROFILES_H */

@@ -1,7 +1,7 @@
 // perflab web: widgets more than one page draws (error box, verdict panel,
 // the perf diff table). Pages import them from here, never from each
 // other or from app.js, so the router sits on top and the pages below it.
-import { h, fmt, num, arr, verdictBadge } from './util.js';
+import { h, fmt, num, verdictBadge } from './util.js';
 import { askKey, ApiError } from './api.js';
 import { metricLabel, fmtMetric } from './metrics.js';
 
@@ -114,22 +114,21 @@ function markOf(pd, name) {
 }
 
 // "instr/IO 2157.000 → 2167.200 (+10.200, +0.473 %); kernel +10.200, user ±0.000"
-// for a diff with totals (exact counts); null without.
-export function totalsSummary(res, variant) {
-	if (!res || !Array.isArray(res.totals)) return null;
-	const sides = arr(res, 'sides');
-	const base = sides.find((s) => s.baseline) || sides[0];
-	const side = sides.find((s) => !s.baseline && (!variant || s.variant === variant));
-	const tot = arr(res, 'totals').find((t) => side && t.variant === side.variant);
+// for a diff with totals (@pd from model.js perfDiff; exact counts); null
+// without.
+export function totalsSummary(pd, variant) {
+	if (!pd.totals) return null;
+	const base = pd.sides.find((s) => s.baseline) || pd.sides[0];
+	const side = pd.sides.find((s) => !s.baseline && (!variant || s.name === variant));
+	const tot = pd.totals.find((t) => side && t.variant === side.name);
 	if (!base || !side || !tot) return h('p', { class: 'muted', id: 'exact-totals' }, 'Exact instruction counts.');
-	const per = (s) => num(s.total_per_io && s.total_per_io.mean);
-	const runsDiffer = sides.filter((s) => s.runs_differ === true).map((s) => s.variant);
+	const runsDiffer = pd.sides.filter((s) => s.runsDiffer).map((s) => s.name);
 	return h('p', { class: 'muted', id: 'exact-totals' },
-		'Executed instructions per IO, counted exactly (', String(res.source || 'qemu-tcg-plugin'), '): ',
-		h('b', null, base.variant), ' ', f3(per(base)), ' → ', h('b', null, side.variant), ' ', f3(per(side)),
-		' (', h('span', { class: num(tot.total) > 0 ? 'pos' : num(tot.total) < 0 ? 'neg' : '' }, s3(num(tot.total))), ', ', fmt.spct(num(tot.total_pct), 3),
-		'); kernel ', s3(num(tot.kernel)), ', user ', s3(num(tot.user)), '. ',
-		fmt.count(num(base.runs), 'runs'), ' / ', fmt.count(num(side.runs), 'runs'), '.',
+		'Executed instructions per IO, counted exactly (', pd.event || 'qemu-tcg-plugin', '): ',
+		h('b', null, base.name), ' ', f3(base.totalPerIo), ' → ', h('b', null, side.name), ' ', f3(side.totalPerIo),
+		' (', h('span', { class: tot.total > 0 ? 'pos' : tot.total < 0 ? 'neg' : '' }, s3(tot.total)), ', ', fmt.spct(tot.totalPct, 3),
+		'); kernel ', s3(tot.kernel), ', user ', s3(tot.user), '. ',
+		fmt.count(base.runs, 'runs'), ' / ', fmt.count(side.runs, 'runs'), '.',
 		runsDiffer.length ? h('span', { class: 'pos', id: 'exact-runs-differ' }, ' Runs of ' + runsDiffer.join(', ') + ' disagree on the total.') : null);
 }
 

@@ -379,11 +379,12 @@ async function populateLab(d, { runs = 3, seconds = 12, nsyms = 40 } = {}) {
 }
 
 // An experiment (base, tag; 2 runs each) whose runs carry the exact
-// profiles of tests/fixtures/perfdiff/exact.json and sampled ones.
+// profiles of tests/fixtures/perfdiff/exact.json and sampled ones, run
+// on @host (registered here when not given; no other job may be queued).
 // Returns its id.
-async function exactExperiment(d, title = 'exact profiles') {
+async function exactExperiment(d, title = 'exact profiles', host = null) {
 	const fix = JSON.parse(fs.readFileSync(path.join(TOP, 'tests/fixtures/perfdiff/exact.json'), 'utf8'));
-	const host = await registerHost(d);
+	host = host || await registerHost(d);
 	const e = await d.api('POST', '/api/v1/experiments', { key: d.keys.submit, json: { title, runs: 2, max_runs: 2, variants: [{ name: 'base' }, { name: 'tag' }] } });
 	for (let n = 0; n < 8; n++) {
 		const c = await d.api('POST', '/api/v1/jobs/claim', { key: d.keys.runner, json: { host, wait: 0 }, ok: [200, 204] });

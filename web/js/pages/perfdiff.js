@@ -2,7 +2,7 @@
 // the kind's columns (web/js/widgets.js perfDiffTable), filter by symbol /
 // dso, noise marks, the text form, and for sampled profiles the
 // differential flame graph. URL: #/experiments/ID/perf-diff?variant=&kind=&q=&dso=&sort=&dir=&noise=
-import { h, clear, fmt, link, setQuery, num } from '../util.js';
+import { h, clear, fmt, link, setQuery } from '../util.js';
 import { api } from '../api.js';
 import { perfDiff } from '../model.js';
 import { errorBox, totalsSummary, perfDiffTable, perfDiffSortValue } from '../widgets.js';
@@ -47,9 +47,10 @@ export async function render(ctx) {
 		// All sides come back (the variant is picked here, from "diffs"); the
 		// server's top rows are by the first compared variant's |delta|.
 		res = await (quick ? api(url, { query: { limit: PAGE, kind: state.kind } }) : getFull());
-		partial = quick && num(res && res.symbols) > (res && Array.isArray(res.rows) ? res.rows.length : 0);
-		const others = (res && Array.isArray(res.sides) ? res.sides : []).filter((x) => !x.baseline);
-		if (partial && state.variant && others.length > 1 && others[0].variant !== state.variant) {
+		const first = perfDiff(res);
+		partial = quick && first.symbols > first.rows.length;
+		const others = first.sides.filter((x) => !x.baseline);
+		if (partial && state.variant && others.length > 1 && others[0].name !== state.variant) {
 			res = await getFull();
 			partial = false;
 		}
@@ -76,7 +77,7 @@ export async function render(ctx) {
 		? [h('a', { href: link('/experiments/' + id + '/perf-diff', { kind: 'samples' }), id: 'sampled-link' }, 'sampled profiles (perf record) of the same runs'), ' · ']
 		: null;
 	// the sides (with their samples or IOs) unless the kind sums them up
-	root.appendChild(totalsSummary(res, state.variant) || h('p', { class: 'muted' },
+	root.appendChild(totalsSummary(data, state.variant) || h('p', { class: 'muted' },
 		'Event ', h('b', null, data.event || 'cpu-clock'), ' · ',
 		data.sides.map((s) => s.name + (s.baseline ? ' (baseline)' : '') + ': ' + fmt.count(s.runs, 'runs') +
 			(s.total !== null ? ', ' + fmt.count(s.total, 'samples') : '') + (s.ios !== null ? ', ' + fmt.count(s.ios, 'IOs') : '') +
