@@ -243,10 +243,10 @@ static json_t *task_body(struct http_req *req, struct http_resp *resp,
 
 static int lease_answer(struct http_resp *resp, int rc)
 {
-	if (rc == JOB_STALE)
+	if (rc == BUILD_STALE)
 		return http_error(resp, 409, "lease is not current (expired or"
 				  " superseded)");
-	if (rc == JOB_NOT_FOUND)
+	if (rc == BUILD_NOT_FOUND)
 		return http_error(resp, 404, "no such build");
 	return -1;
 }
@@ -268,7 +268,7 @@ int api_build_heartbeat(struct http_req *req, struct http_resp *resp)
 				   json_string_value(json_object_get(body, "lease")),
 				   time(NULL), &expires);
 	json_decref(body);
-	if (rc != JOB_OK)
+	if (rc != BUILD_OK)
 		return lease_answer(resp, rc);
 	return http_json(resp, 200, json_pack("{s:I}", "lease_expires",
 					      (json_int_t)expires));
@@ -302,9 +302,9 @@ int api_build_fail(struct http_req *req, struct http_resp *resp)
 			      req->auth.role == ROLE_RUNNER ? req->auth.host_id : 0,
 			      json_string_value(json_object_get(body, "lease")),
 			      reason, log, time(NULL));
-	if (rc == JOB_OK)
+	if (rc == BUILD_OK)
 		server_queue_kick(req->srv);
-	rc = rc == JOB_OK ? http_json(resp, 200, json_pack("{s:I,s:s}",
+	rc = rc == BUILD_OK ? http_json(resp, 200, json_pack("{s:I,s:s}",
 				"build_id", (json_int_t)id, "reason", reason)) :
 		lease_answer(resp, rc);
 	json_decref(body);

@@ -12,6 +12,7 @@
 #include "daemon/lab/build_state.h"
 #include "daemon/lab/builds.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/json.h"
 
 #define TASK_SCAN 200		/* variants a build task claim looks at */
@@ -358,19 +359,19 @@ static int task_check(sqlite3 *w, int64_t id, int64_t host, const char *lease,
 	sqlite3_stmt *st = db_prepare(w, "SELECT key, host_id, lease_token,"
 				      " lease_expires, state FROM image_builds"
 				      " WHERE id = ? AND job_id IS NULL");
-	int rc = JOB_NOT_FOUND;
+	int rc = BUILD_NOT_FOUND;
 
 	if (!st)
-		return JOB_ERROR;
+		return BUILD_ERROR;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		rc = JOB_STALE;
+		rc = BUILD_STALE;
 		if ((host == 0 || sqlite3_column_int64(st, 1) == host) &&
 		    !strcmp((const char *)sqlite3_column_text(st, 2), lease) &&
 		    sqlite3_column_int64(st, 3) >= (int64_t)now &&
 		    !strcmp((const char *)sqlite3_column_text(st, 4), "building")) {
 			snprintf(key, 65, "%s", sqlite3_column_text(st, 0));
-			rc = JOB_OK;
+			rc = BUILD_OK;
 		}
 	}
 	sqlite3_finalize(st);
@@ -385,22 +386,22 @@ int builds_task_heartbeat(sqlite3 *w, const struct jobs_ctx *c, int64_t id,
 	int rc;
 
 	if (db_begin(w))
-		return JOB_ERROR;
+		return BUILD_ERROR;
 	rc = task_check(w, id, host, lease, now, key);
-	if (rc == JOB_OK &&
+	if (rc == BUILD_OK &&
 	    db_int(w, -1, "UPDATE image_builds SET lease_expires = ? WHERE id = ?"
 		   " RETURNING 0", 2, (int64_t)(now + c->lease_seconds), id) != 0)
-		rc = JOB_ERROR;
-	if (rc == JOB_OK)
+		rc = BUILD_ERROR;
+	if (rc == BUILD_OK)
 		db_int(w, 0, "UPDATE hosts SET last_seen = ? WHERE id = (SELECT"
 		       " host_id FROM image_builds WHERE id = ?) RETURNING id", 2,
 		       (int64_t)now, id);
-	if (rc != JOB_OK || db_commit(w)) {
+	if (rc != BUILD_OK || db_commit(w)) {
 		db_rollback(w);
-		return rc == JOB_OK ? JOB_ERROR : rc;
+		return rc == BUILD_OK ? BUILD_ERROR : rc;
 	}
 	*expires = now + c->lease_seconds;
-	return JOB_OK;
+	return BUILD_OK;
 }
 
 /* Lost or internal failures of @key in the last day. */
@@ -469,19 +470,19 @@ int builds_task_fail(sqlite3 *w, const struct jobs_ctx *c, int64_t id,
 
 	if (strcmp(reason, "patch_apply") && strcmp(reason, "build") &&
 	    strcmp(reason, "internal"))
-		return JOB_ERROR;
+		return BUILD_ERROR;
 	if (db_begin(w))
-		return JOB_ERROR;
+		return BUILD_ERROR;
 	rc = task_check(w, id, host, lease, now, key);
-	if (rc == JOB_OK && (end_task(w, id, "failed", reason, log, now) ||
+	if (rc == BUILD_OK && (end_task(w, id, "failed", reason, log, now) ||
 			     after_attempt(w, c, key, reason, log, now, &done)))
-		rc = JOB_ERROR;
-	if (rc != JOB_OK || db_commit(w)) {
+		rc = BUILD_ERROR;
+	if (rc != BUILD_OK || db_commit(w)) {
 		db_rollback(w);
-		return rc == JOB_OK ? JOB_ERROR : rc;
+		return rc == BUILD_OK ? BUILD_ERROR : rc;
 	}
 	after_settle(c, &done);
-	return JOB_OK;
+	return BUILD_OK;
 }
 
 int builds_expire(sqlite3 *w, const struct jobs_ctx *c, time_t now)

@@ -13,6 +13,7 @@
 #include "daemon/lab/build_state.h"
 #include "daemon/lab/validate.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/json.h"
 
 /* Say why in @err; return @status. */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/jobs.h"
 
@@ -26,7 +26,7 @@ void builds_set_any_may_build(bool yes);
 /* Check registration's "role" and "configs": 0, or -1 with @err (400). */
 int builds_check_caps(json_t *role, json_t *configs, char *err, size_t errlen);
 /* Inside the registration's transaction: store role (NULL: none) and configs. */
-int builds_set_host(sqlite3 *w, int64_t host, const char *role, json_t *configs);
+int builds_set_host(store_conn *w, int64_t host, const char *role, json_t *configs);
 
 /* What a variant's image is built from. */
 struct build_spec {
@@ -38,37 +38,45 @@ struct build_spec {
 	char domain[72];	/* "base" without patches */
 	int npatches;
 };
-int builds_spec_of_variant(sqlite3 *db, int64_t variant, struct build_spec *bs);
+int builds_spec_of_variant(store_conn *db, int64_t variant, struct build_spec *bs);
 /* @bs's key as @host builds it: 1, 0 the host has no such config, -1. */
-int builds_key_for_host(sqlite3 *db, const struct build_spec *bs, int64_t host,
+int builds_key_for_host(store_conn *db, const struct build_spec *bs, int64_t host,
 			char key[65]);
 
 /*
  * A claim: a job (1, @cl) as jobs_claim, or a build task (2, *@task the
  * JSON to answer), or nothing (0); -1 error. On the writer.
  */
-int builds_claim(sqlite3 *w, const struct jobs_ctx *c, int64_t host, time_t now,
+int builds_claim(store_conn *w, const struct jobs_ctx *c, int64_t host, time_t now,
 		 struct claim *cl, json_t **task);
 /* Add "trust_domain" and, for hosts with a role, "image" to a job spec. */
-int builds_claim_json(sqlite3 *db, int64_t host, const struct claim *cl,
+int builds_claim_json(store_conn *db, int64_t host, const struct claim *cl,
 		      json_t *spec);
 
-/* Build tasks: JOB_OK, JOB_STALE (409), JOB_NOT_FOUND; on the writer. */
-int builds_task_heartbeat(sqlite3 *w, const struct jobs_ctx *c, int64_t id,
+/* Results of the build task calls. */
+enum {
+	BUILD_OK = 0,
+	BUILD_ERROR = -500,
+	BUILD_NOT_FOUND = -404,
+	BUILD_STALE = -409,	/* not the task's current lease */
+};
+
+/* Build tasks: BUILD_OK, BUILD_STALE (409), BUILD_NOT_FOUND; on the writer. */
+int builds_task_heartbeat(store_conn *w, const struct jobs_ctx *c, int64_t id,
 			  int64_t host, const char *lease, time_t now,
 			  time_t *expires);
 /* @reason patch_apply|build: every variant waiting for the key fails;
  * internal: another host may try (--max-attempts). */
-int builds_task_fail(sqlite3 *w, const struct jobs_ctx *c, int64_t id,
+int builds_task_fail(store_conn *w, const struct jobs_ctx *c, int64_t id,
 		     int64_t host, const char *lease, const char *reason,
 		     const char *log, time_t now);
 /* Expired build tasks: lost; after max_attempts the waiting variants fail. */
-int builds_expire(sqlite3 *w, const struct jobs_ctx *c, time_t now);
+int builds_expire(store_conn *w, const struct jobs_ctx *c, time_t now);
 
 /* An upload of @key by @host: 0 may, 409 with @err. Inside a transaction. */
-int builds_check_upload(sqlite3 *w, const char *key, int64_t host, bool admin,
+int builds_check_upload(store_conn *w, const char *key, int64_t host, bool admin,
 			time_t now, char *err, size_t errlen);
-int builds_mark_uploaded(sqlite3 *w, const char *key, int64_t host, time_t now);
+int builds_mark_uploaded(store_conn *w, const char *key, int64_t host, time_t now);
 
 /*
  * The stored image of @job, as the hosts that may run it build it (the
@@ -76,11 +84,11 @@ int builds_mark_uploaded(sqlite3 *w, const char *key, int64_t host, time_t now);
  * label without runners, e.g. one a LAVA lab drives, gets its kernel).
  * 1 with @key, 0 none stored yet, -1 error.
  */
-int builds_job_image(sqlite3 *db, int64_t job, char key[65]);
+int builds_job_image(store_conn *db, int64_t job, char key[65]);
 
 /* Keys unfinished experiments need, sorted (free *keys). 0 or -1. */
-int builds_needed_keys(sqlite3 *db, char (**keys)[65], size_t *n);
+int builds_needed_keys(store_conn *db, char (**keys)[65], size_t *n);
 /* 1 an unfinished experiment needs @key, 0 no, -1 error. */
-int builds_key_needed(sqlite3 *db, const char *key);
+int builds_key_needed(store_conn *db, const char *key);
 
 #endif

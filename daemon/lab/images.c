@@ -21,6 +21,7 @@
 #include "daemon/lab/builds.h"
 #include "daemon/lab/images.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/json.h"
 #include "daemon/store/writer.h"
 

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+#include "daemon/store/conn.h"
 
 #include "common/kimage.h"
 
@@ -47,7 +47,7 @@ struct image_store {
  * without a row). @db may be a pool connection. 0 or -1 (@err).
  */
 int images_init(struct image_store *s, const char *dir, uint64_t max_body,
-		int64_t max_age, sqlite3 *db, char *err, size_t errlen);
+		int64_t max_age, store_conn *db, char *err, size_t errlen);
 
 /* ---- upload ---------------------------------------------------------- */
 
@@ -80,7 +80,7 @@ struct image_uploader {
  * host builds it, 422 parts or digest wrong; *answer (201/200) is
  * {"key", "sha256", "size"[, "existing"]}.
  */
-int images_upload_finish(struct image_upload *u, sqlite3 *db,
+int images_upload_finish(struct image_upload *u, store_conn *db,
 			 const struct image_uploader *who, time_t now,
 			 json_t **answer, char *err, size_t errlen);
 /* Frees @u; removes its temporary files unless it was stored. */
@@ -101,23 +101,23 @@ struct image_fileref {
 };
 
 /* 0 with @f filled, 404 unknown key or file, -1 error. */
-int images_open(struct image_store *s, sqlite3 *db, const char *key,
+int images_open(struct image_store *s, store_conn *db, const char *key,
 		const char *file, struct image_fileref *f);
 /* A download of @f was answered with @bytes of it (a range, or all). */
 void images_count_download(struct image_store *s, const struct image_fileref *f,
 			   uint64_t bytes);
 
 /* The manifest object of docs/api.md, NULL if @key is unknown. */
-json_t *images_manifest_json(sqlite3 *db, const char *key, time_t now);
+json_t *images_manifest_json(store_conn *db, const char *key, time_t now);
 /* {"images": [...], "count", "bytes"} newest first. */
-json_t *images_list_json(sqlite3 *db, int limit);
+json_t *images_list_json(store_conn *db, int limit);
 /* Number of images and their bytes; -1 on error. */
-int images_stats(sqlite3 *db, int64_t *count, int64_t *bytes);
+int images_stats(store_conn *db, int64_t *count, int64_t *bytes);
 
 /* ---- removal --------------------------------------------------------- */
 
 /* 200 removed, 404, 409 an unfinished experiment needs it (!@force). */
-int images_delete(struct image_store *s, sqlite3 *db, const char *key,
+int images_delete(struct image_store *s, store_conn *db, const char *key,
 		  bool force, time_t now, char *err, size_t errlen);
 
 struct images_gc_result {
@@ -127,9 +127,9 @@ struct images_gc_result {
  * Remove images last used before @now - @max_age (< 0: the store's) that
  * no unfinished experiment needs. 0 or -1.
  */
-int images_gc(struct image_store *s, sqlite3 *db, int64_t max_age,
+int images_gc(struct image_store *s, store_conn *db, int64_t max_age,
 	      time_t now, struct images_gc_result *r);
 /* images_gc when the hourly collection is due (the reaper's tick). */
-void images_gc_tick(struct image_store *s, sqlite3 *db, time_t now);
+void images_gc_tick(struct image_store *s, store_conn *db, time_t now);
 
 #endif
