@@ -68,5 +68,26 @@ run_wrk "GET /api/v1/experiments/$id (20 conns)" "/api/v1/experiments/$id" 20
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared)"
 fi
 
+# Image downloads (build once: every test host fetches the builder's
+# image): a 2.5 MB bzImage-sized file, 200 hosts at once.
+mkdir "$tmp/img"
+head -c 2600000 /dev/urandom >"$tmp/img/bzImage"
+head -c 120000 /dev/urandom >"$tmp/img/System.map"
+head -c 18000 /dev/urandom >"$tmp/img/config"
+printf 'release=6.1.0\n' >"$tmp/img/meta"
+key=$(printf 'bench-image\n' | sha256sum | cut -c1-64)
+digest=$({ printf 'perflab-image-v1\nkey=%s\n' "$key"
+	for f in bzImage System.map config meta; do
+		printf '%s %s %s\n' "$f" "$(stat -c %s "$tmp/img/$f")" "$(sha256sum <"$tmp/img/$f" | cut -c1-64)"
+	done; } | sha256sum | cut -c1-64)
+up=$(curl -s -o /dev/null -w 'HTTP %{http_code} in %{time_total} s' -X PUT -H "Authorization: Bearer $ADM" \
+	-F "bzImage=@$tmp/img/bzImage" -F "System.map=@$tmp/img/System.map" \
+	-F "config=@$tmp/img/config" -F "meta=@$tmp/img/meta" \
+	"$base/api/v1/images/$key?sha256=$digest")
+echo "image upload (2.7 MB, multipart, hashed, renamed): $up"
+run_wrk "GET image bzImage (2.6 MB)" "/api/v1/images/$key/bzImage"
+mbs=$(awk '/Transfer\/sec/ {print $2}' "$tmp/wrk")
+echo "  image bytes served: $mbs/s; $(curl -s "$base/metrics" | grep -E '^perflab_image_(downloads_total\{file="bzImage"\}|download_bytes_total)' | tr '\n' ' ')"
+
 echo "claim/heartbeat storm: 200 simulated hosts"
 python3 "$top/bench/api-storm.py" "$base" "$ADM" "$SUB" 200 "$db"

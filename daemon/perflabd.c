@@ -32,6 +32,8 @@ static void usage(FILE *f)
 		"                [--public-url URL] [--max-queued-runs N]\n"
 		"                [--trusted-proxy ADDR[,ADDR]]...\n"
 		"                [--git-dir DIR] [--track-poll SECONDS]\n"
+		"                [--image-dir DIR] [--image-max-bytes N]\n"
+		"                [--image-max-age SECONDS] [--image-builders any|builders]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -258,6 +260,10 @@ int main(int argc, char **argv)
 		{ "trusted-proxy", required_argument, NULL, 'X' },
 		{ "git-dir", required_argument, NULL, 'G' },
 		{ "track-poll", required_argument, NULL, 'K' },
+		{ "image-dir", required_argument, NULL, 'I' },
+		{ "image-max-bytes", required_argument, NULL, 'M' },
+		{ "image-max-age", required_argument, NULL, 'a' },
+		{ "image-builders", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -290,6 +296,31 @@ int main(int argc, char **argv)
 			break;
 		case 'U': cfg.public_url = optarg; break;
 		case 'G': cfg.git_dir = optarg; break;
+		case 'I': cfg.image_dir = optarg; break;
+		case 'M': {
+			char *end;
+
+			cfg.image_max_bytes = strtoull(optarg, &end, 10);
+			if (*end || cfg.image_max_bytes < 4096)
+				return fprintf(stderr, "perflabd: bad --image-max-bytes"
+					       " (bytes, at least 4096)\n"), 2;
+			break;
+		}
+		case 'a': {
+			int age;
+
+			if (parse_int(optarg, 0, 86400 * 3650, &age))
+				return fprintf(stderr, "perflabd: bad --image-max-age"
+					       " (seconds)\n"), 2;
+			cfg.image_max_age = age ? age : 1;
+			break;
+		}
+		case 'B':
+			if (strcmp(optarg, "any") && strcmp(optarg, "builders"))
+				return fprintf(stderr, "perflabd: --image-builders is"
+					       " any or builders\n"), 2;
+			cfg.builders_only = !strcmp(optarg, "builders");
+			break;
 		case 'K':
 			if (parse_int(optarg, 0, 86400 * 7, &cfg.track_poll))
 				return fprintf(stderr, "perflabd: bad --track-poll"

@@ -8,11 +8,13 @@
 
 #include "daemon/http/api.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/builds.h"
 #include "daemon/lab/hosts.h"
 
 int api_hosts_register(struct http_req *req, struct http_resp *resp)
 {
-	static const char *const keys[] = { "name", "labels", "backend", "facts", NULL };
+	static const char *const keys[] = { "name", "labels", "backend", "facts",
+		"role", "configs", NULL };
 	json_t *body = http_json_body_keys(req, resp, keys);
 	struct host_caller who = {
 		.runner = req->auth.role == ROLE_RUNNER,
@@ -20,6 +22,7 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 	};
 	struct host_reg r;
 	struct lab_err e;
+	char why[256];
 	bool bound;
 	int64_t id;
 	int ret = 0;
@@ -28,6 +31,13 @@ int api_hosts_register(struct http_req *req, struct http_resp *resp)
 		return 0;
 	r.labels = json_object_get(body, "labels");
 	r.facts = json_object_get(body, "facts");
+	r.configs = json_object_get(body, "configs");
+	r.role = json_string_value(json_object_get(body, "role"));
+	if (builds_check_caps(json_object_get(body, "role"), (json_t *)r.configs,
+			      why, sizeof(why))) {
+		ret = http_error(resp, 400, "%s", why);
+		goto out;
+	}
 	if (api_opt_string(body, "name", 64, &r.name, resp) ||
 	    api_opt_string(body, "backend", 32, &r.backend, resp))
 		goto out;

@@ -10,6 +10,7 @@
 
 #include "daemon/http/api.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/builds.h"
 #include "daemon/lab/hosts.h"
 #include "daemon/lab/ingest.h"
 
@@ -41,10 +42,11 @@ static int caller_host(struct http_req *req, struct http_resp *resp,
 	return 1;
 }
 
-/* Claim for @host, waiting up to @wait seconds: 1 claimed, 0 none, -1. */
+/* Claim for @host, waiting up to @wait seconds: 1 claimed, 2 a build
+ * task (*task), 0 none, -1. */
 static int claim_wait(struct http_req *req, const struct jobs_ctx *c,
-		      int64_t host, int wait, struct claim *cl, char *err,
-		      size_t len)
+		      int64_t host, int wait, struct claim *cl, json_t **task,
+		      char *err, size_t len)
 {
 	struct timespec t0, t;
 	store_conn *w;
@@ -56,7 +58,7 @@ static int claim_wait(struct http_req *req, const struct jobs_ctx *c,
 	for (;;) {
 		gen = server_queue_gen(req->srv);
 		w = server_writer_lock(req->srv);
-		rc = jobs_claim(w, c, host, time(NULL), cl);
+		rc = builds_claim(w, c, host, time(NULL), cl, task);
 		if (rc < 0)
 			snprintf(err, len, "%s", db_errmsg(w));
 		server_writer_unlock(req->srv);
@@ -74,7 +76,7 @@ static int claim_wait(struct http_req *req, const struct jobs_ctx *c,
 int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "host", "wait", NULL };
-	json_t *body = http_json_body_keys(req, resp, keys), *w, *spec;
+	json_t *body = http_json_body_keys(req, resp, keys), *w, *spec, *task = NULL;
 	const char *host_name;
 	struct jobs_ctx c;
 	struct claim cl;
@@ -101,7 +103,7 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 		goto out;
 	ret = 0;
 	server_jobs_ctx(req->srv, &c);
-	rc = claim_wait(req, &c, host, wait, &cl, err, sizeof(err));
+	rc = claim_wait(req, &c, host, wait, &cl, &task, err, sizeof(err));
 	if (rc < 0) {
 		ret = http_error(resp, 503, "cannot claim: %s", err);
 		goto out;
@@ -110,7 +112,15 @@ int api_jobs_claim(struct http_req *req, struct http_resp *resp)
 		resp->status = 204;
 		goto out;
 	}
+	if (rc == 2) {
+		ret = http_json(resp, 200, task);
+		goto out;
+	}
 	spec = jobs_spec_json(req->db, &cl, c.lease_seconds);
+	if (spec && builds_claim_json(req->db, host, &cl, spec)) {
+		json_decref(spec);
+		spec = NULL;
+	}
 	ret = spec ? http_json(resp, 200, spec) : -1;
 out:
 	json_decref(body);

@@ -43,6 +43,35 @@ static void lab_gauges(FILE *f, json_t *g)
 		   json_object_get(g, "hosts"));
 }
 
+/* The image store: its size, uploads and downloads since start. */
+static void image_gauges(FILE *f, store_conn *db, struct image_store *s)
+{
+	int64_t n = 0, bytes = 0;
+
+	images_stats(db, &n, &bytes);
+	fprintf(f, "# HELP perflab_image_store_bytes Bytes of the stored kernel"
+		" images.\n# TYPE perflab_image_store_bytes gauge\n"
+		"perflab_image_store_bytes %lld\n"
+		"# HELP perflab_image_store_images Stored kernel images.\n"
+		"# TYPE perflab_image_store_images gauge\n"
+		"perflab_image_store_images %lld\n"
+		"# HELP perflab_image_uploads_total Images stored since start.\n"
+		"# TYPE perflab_image_uploads_total counter\n"
+		"perflab_image_uploads_total %llu\n"
+		"# HELP perflab_image_downloads_total Image file downloads since"
+		" start.\n# TYPE perflab_image_downloads_total counter\n",
+		(long long)bytes, (long long)n,
+		(unsigned long long)atomic_load(&s->uploads));
+	for (int i = 0; i < KIMAGE_NFILES; i++)
+		fprintf(f, "perflab_image_downloads_total{file=\"%s\"} %llu\n",
+			kimage_files[i].name,
+			(unsigned long long)atomic_load(&s->downloads[i]));
+	fprintf(f, "# HELP perflab_image_download_bytes_total Image bytes sent.\n"
+		"# TYPE perflab_image_download_bytes_total counter\n"
+		"perflab_image_download_bytes_total %llu\n",
+		(unsigned long long)atomic_load(&s->download_bytes));
+}
+
 int api_metrics(struct http_req *req, struct http_resp *resp)
 {
 	json_t *g = gauges_json(req->db, time(NULL) - 3 * req->srv->cfg.lease_seconds);
@@ -59,6 +88,7 @@ int api_metrics(struct http_req *req, struct http_resp *resp)
 	}
 	lab_gauges(f, g);
 	json_decref(g);
+	image_gauges(f, req->db, &req->srv->images);
 	metrics_write(&req->srv->metrics, f);
 	if (fclose(f) || !p) {
 		free(p);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <microhttpd.h>
 
 #include "daemon/http/http.h"
@@ -172,4 +173,91 @@ int http_lab_error(struct http_resp *resp, const struct lab_err *e)
 		return -1;
 	}
 	return http_error(resp, lab_http_status[e->st], "%s", e->msg);
+}
+
+/* "bytes=A-B", "bytes=A-", "bytes=-N": 1 one satisfiable range, 0 none or
+ * several (answer whole), -1 unsatisfiable. */
+static int parse_range(const char *h, uint64_t size, uint64_t *from,
+		       uint64_t *len)
+{
+	unsigned long long a = 0, b = 0;
+	char *end;
+
+	if (!h || strncmp(h, "bytes=", 6) || strchr(h, ','))
+		return 0;
+	h += 6;
+	if (*h == '-') {
+		b = strtoull(h + 1, &end, 10);
+		if (end == h + 1 || *end || b == 0)
+			return 0;
+		if (size == 0)
+			return -1;
+		*from = b >= size ? 0 : size - b;
+		*len = size - *from;
+		return 1;
+	}
+	a = strtoull(h, &end, 10);
+	if (end == h || *end != '-')
+		return 0;
+	h = end + 1;
+	if (*h) {
+		b = strtoull(h, &end, 10);
+		if (*end || b < a)
+			return 0;
+	} else {
+		b = size ? size - 1 : 0;
+	}
+	if (a >= size)
+		return -1;
+	if (b >= size)
+		b = size - 1;
+	*from = a;
+	*len = b - a + 1;
+	return 1;
+}
+
+int http_reply_file(struct http_req *req, struct http_resp *resp, int fd,
+		    uint64_t size, const char *sha256, uint64_t *sent)
+{
+	struct MHD_Response *r;
+	uint64_t from = 0, len = size;
+	char etag[80], cr[96];
+	int rr = parse_range(http_header(req, "Range"), size, &from, &len);
+
+	*sent = 0;
+	if (rr < 0) {
+		close(fd);
+		r = MHD_create_response_from_buffer(0, (void *)"",
+						    MHD_RESPMEM_PERSISTENT);
+		if (!r)
+			return -1;
+		snprintf(cr, sizeof(cr), "bytes */%llu", (unsigned long long)size);
+		MHD_add_response_header(r, "Content-Range", cr);
+		resp->status = 416;
+		resp->mhd = r;
+		return 0;
+	}
+	r = MHD_create_response_from_fd_at_offset64(len, fd, (int64_t)from);
+	if (!r) {
+		close(fd);
+		return -1;
+	}
+	snprintf(etag, sizeof(etag), "\"%s\"", sha256);
+	MHD_add_response_header(r, "Content-Type", "application/octet-stream");
+	MHD_add_response_header(r, "ETag", etag);
+	MHD_add_response_header(r, "X-Perflab-Sha256", sha256);
+	MHD_add_response_header(r, "Accept-Ranges", "bytes");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	resp->status = 200;
+	if (rr == 1) {
+		snprintf(cr, sizeof(cr), "bytes %llu-%llu/%llu",
+			 (unsigned long long)from,
+			 (unsigned long long)(from + len - 1),
+			 (unsigned long long)size);
+		MHD_add_response_header(r, "Content-Range", cr);
+		resp->status = 206;
+	}
+	resp->mhd = r;
+	*sent = strcmp(req->method, "HEAD") ? len : 0;
+	return 0;
 }

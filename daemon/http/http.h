@@ -82,6 +82,7 @@ struct http_req {
 	store_conn *pool_db;
 	struct server *srv;	/* daemon state (see server.h) */
 	struct MHD_Connection *conn;
+	void *stream;		/* a streamed route's context (routes.h) */
 };
 
 struct http_resp {
@@ -94,6 +95,22 @@ struct http_resp {
 };
 
 typedef int (*http_handler)(struct http_req *req, struct http_resp *resp);
+
+/*
+ * A route whose body is not kept in memory (kernel images): @begin runs
+ * after authentication, before the body, and may answer at once (sets
+ * resp->status); @data gets the body as it arrives and may refuse it
+ * (sets resp, returns -1: the rest is discarded and resp answered); the
+ * handler runs at the end with req->stream; @end always runs last, also
+ * when the client went away.
+ */
+struct route_stream {
+	int (*begin)(struct http_req *req, struct http_resp *resp, void **ctx);
+	int (*data)(struct http_req *req, void *ctx, const char *buf, size_t len,
+		    struct http_resp *resp);
+	void (*end)(void *ctx);
+};
+
 
 /* Path parameter by name, or NULL. */
 const char *http_param(const struct http_req *req, const char *name);
@@ -119,6 +136,13 @@ int http_text(struct http_resp *resp, int status, const char *content_type,
 	      const char *text, size_t len);	/* copies text */
 int http_take(struct http_resp *resp, int status, const char *content_type,
 	      char *buf, size_t len);	/* takes malloc'ed buf */
+/*
+ * Answer the open file @fd (taken) of @size bytes: Range (one range: 206
+ * with Content-Range; past the end: 416), ETag and X-Perflab-Sha256 from
+ * @sha256, HEAD without the body. *sent: the bytes the answer carries.
+ */
+int http_reply_file(struct http_req *req, struct http_resp *resp, int fd,
+		    uint64_t size, const char *sha256, uint64_t *sent);
 int http_error(struct http_resp *resp, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /*

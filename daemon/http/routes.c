@@ -38,6 +38,7 @@
 #include "daemon/http/api_perfdiff.h"
 #include "daemon/http/api_events.h"
 #include "daemon/http/api_metrics.h"
+#include "daemon/http/api_images.h"
 
 const struct route perflab_routes[] = {
 	/* health and monitoring */
@@ -78,6 +79,17 @@ const struct route perflab_routes[] = {
 	{ "POST", "/api/v1/jobs/{id}/result", AUTH_RUNNER, api_job_result, 64 << 20, 0 },
 	{ "POST", "/api/v1/jobs/{id}/fail", AUTH_RUNNER, api_job_fail, 16 << 20, 0 },
 
+	/* kernel images: build once, test on many hosts */
+	{ "GET", "/api/v1/images", AUTH_READ, api_images_list, 0, 0 },
+	{ "POST", "/api/v1/images/gc", AUTH_ADMIN, api_images_gc, 0, 0 },
+	{ "PUT", "/api/v1/images/{key}", AUTH_RUNNER, api_image_put, 1ull << 40, ROUTE_STREAM },
+	{ "GET", "/api/v1/images/{key}", AUTH_RUNNER | AUTH_READ, api_image_get, 0, 0 },
+	{ "DELETE", "/api/v1/images/{key}", AUTH_ADMIN, api_image_delete, 0, 0 },
+	{ "GET", "/api/v1/images/{key}/{file}", AUTH_RUNNER | AUTH_READ, api_image_file, 0, 0 },
+	{ "HEAD", "/api/v1/images/{key}/{file}", AUTH_RUNNER | AUTH_READ, api_image_file, 0, 0 },
+	{ "POST", "/api/v1/builds/{id}/heartbeat", AUTH_RUNNER, api_build_heartbeat, 0, 0 },
+	{ "POST", "/api/v1/builds/{id}/fail", AUTH_RUNNER, api_build_fail, 16 << 20, 0 },
+
 	/* other modules: add one line per endpoint here */
 	{ "POST", "/api/v1/compare", AUTH_SUBMIT, api_compare_post, 16 << 20, 0 },
 	{ "POST", "/api/v1/calibrations", AUTH_SUBMIT, api_calibrations_post, 8 << 20, 0 },
@@ -104,6 +116,24 @@ const struct route perflab_routes[] = {
 	{ "GET", "/api/v1/bisections", AUTH_READ, api_bisections_list, 0, 0 },
 	{ "GET", "/api/v1/bisections/{id}", AUTH_READ, api_bisection_get, 0, 0 },
 };
+
+/* Routes whose body is streamed to their module (ROUTE_STREAM). */
+static const struct {
+	http_handler fn;
+	const struct route_stream *stream;
+} stream_routes[] = {
+	{ api_image_put, &api_image_upload_stream },
+};
+
+const struct route_stream *route_stream_of(const struct route *r)
+{
+	if (!(r->flags & ROUTE_STREAM))
+		return NULL;
+	for (size_t i = 0; i < sizeof(stream_routes) / sizeof(stream_routes[0]); i++)
+		if (stream_routes[i].fn == r->fn)
+			return stream_routes[i].stream;
+	return NULL;
+}
 
 const size_t perflab_routes_count = sizeof(perflab_routes) / sizeof(perflab_routes[0]);
 

@@ -14,6 +14,8 @@
  * the writer's connection as req->db, under the write lock (writer.h).
  * Handlers with slow work (git) instead lock around their writes. */
 #define ROUTE_WRITES 0x2
+/* The body is streamed (route_stream_of gives the callbacks), not kept. */
+#define ROUTE_STREAM 0x4
 
 struct route {
 	const char *method;
@@ -27,6 +29,8 @@ struct route {
 #define ROUTE_DEFAULT_BODY (1u << 20)
 
 extern const struct route perflab_routes[];
+/* The stream callbacks of a ROUTE_STREAM route, else NULL. */
+const struct route_stream *route_stream_of(const struct route *r);
 extern const size_t perflab_routes_count;
 
 /* Method and pattern of perflab_routes[@r] (metrics.h wants names). */

@@ -22,6 +22,8 @@
 
 #include "daemon/store/db.h"
 #include "daemon/lab/alerts.h"
+#include "daemon/lab/builds.h"
+#include "daemon/lab/images.h"
 #include "daemon/lab/series.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/http/routes.h"
@@ -40,6 +42,9 @@ struct req_state {
 	size_t len, cap, max;
 	bool too_big;
 	bool replied;
+	bool stream_refused;	/* a streamed body was refused: answer sresp */
+	struct http_resp sresp;
+	const struct route_stream *stream;	/* ROUTE_STREAM routes */
 	int status;
 	int retry_after;	/* 429: Retry-After seconds */
 	struct http_req req;
@@ -57,6 +62,34 @@ void server_config_defaults(struct server_config *cfg)
 	cfg->conn_limit = 4000;
 	cfg->max_queued_runs = TRUST_DEFAULT_QUEUED_RUNS;
 	cfg->track_poll = 300;
+}
+
+/* The image store: --image-dir, else "images" beside the database. */
+static int images_dir_init(struct server *s)
+{
+	const struct server_config *cfg = &s->cfg;
+	const char *slash = strrchr(cfg->db_path, '/');
+	char dir[PATH_MAX], err[PATH_MAX + 128];
+	store_conn *db;
+	int rc;
+
+	if (cfg->image_dir)
+		snprintf(dir, sizeof(dir), "%s", cfg->image_dir);
+	else if (slash)
+		snprintf(dir, sizeof(dir), "%.*s/images", (int)(slash - cfg->db_path),
+			 cfg->db_path);
+	else
+		snprintf(dir, sizeof(dir), "images");
+	builds_set_any_may_build(!cfg->builders_only);
+	db = db_pool_get(&s->pool);
+	if (!db)
+		return -1;
+	rc = images_init(&s->images, dir, cfg->image_max_bytes,
+			 cfg->image_max_age, db, err, sizeof(err));
+	db_pool_put(&s->pool, db);
+	if (rc)
+		fprintf(stderr, "perflabd: %s\n", err);
+	return rc;
 }
 
 /* Git mirrors: --git-dir, else a "git" directory beside the database. */
@@ -312,11 +345,37 @@ static int authenticate(struct server *s, struct MHD_Connection *c,
 
 /* ---- dispatch -------------------------------------------------------- */
 
+/* Answer a handler's @resp (its body is taken). */
+static enum MHD_Result reply_resp(struct MHD_Connection *c, struct req_state *st,
+				  struct http_resp *resp)
+{
+	struct MHD_Response *r;
+
+	if (resp->mhd)
+		return queue(c, st, resp->status ? resp->status : 200, resp->mhd);
+	if (!resp->body) {
+		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+	} else {
+		r = MHD_create_response_from_buffer(resp->len, resp->body,
+						    MHD_RESPMEM_MUST_FREE);
+		if (!r)
+			free(resp->body);
+	}
+	resp->body = NULL;
+	if (!r)
+		return MHD_NO;
+	if (resp->content_type)
+		MHD_add_response_header(r, "Content-Type", resp->content_type);
+	if (resp->location[0])
+		MHD_add_response_header(r, "Location", resp->location);
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	return queue(c, st, resp->status ? resp->status : 200, r);
+}
+
 static enum MHD_Result dispatch(struct server *s, struct MHD_Connection *c,
 				struct req_state *st)
 {
 	struct http_resp resp = { 0 };
-	struct MHD_Response *r;
 	char msg[256] = "";
 	int ret;
 
@@ -351,22 +410,7 @@ static enum MHD_Result dispatch(struct server *s, struct MHD_Connection *c,
 			return reply_error(c, st, 503, msg, NULL);
 		return reply_error(c, st, 500, "internal error", NULL);
 	}
-	if (!resp.body) {
-		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-	} else {
-		r = MHD_create_response_from_buffer(resp.len, resp.body,
-						    MHD_RESPMEM_MUST_FREE);
-		if (!r)
-			free(resp.body);
-	}
-	if (!r)
-		return MHD_NO;
-	if (resp.content_type)
-		MHD_add_response_header(r, "Content-Type", resp.content_type);
-	if (resp.location[0])
-		MHD_add_response_header(r, "Location", resp.location);
-	MHD_add_response_header(r, "Cache-Control", "no-store");
-	return queue(c, st, resp.status ? resp.status : 200, r);
+	return reply_resp(c, st, &resp);
 }
 
 static bool is_api(const char *url)
@@ -414,6 +458,15 @@ static enum MHD_Result first_call(struct server *s, struct MHD_Connection *c,
 					 MHD_HTTP_HEADER_CONTENT_LENGTH);
 	if (cl && strtoull(cl, NULL, 10) > st->max)
 		return reply_error(c, st, 413, "request body too large", NULL);
+	st->stream = route_stream_of(st->route);
+	if (st->stream) {
+		if (st->stream->begin(&st->req, &st->sresp, &st->req.stream) ||
+		    st->sresp.status) {
+			if (!st->sresp.status)
+				return reply_error(c, st, 500, "internal error", NULL);
+			return reply_resp(c, st, &st->sresp);
+		}
+	}
 	return MHD_YES;
 }
 
@@ -437,6 +490,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	}
 	if (st->replied) {
 		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (*upload_size && st->stream) {
+		size_t n = *upload_size;
+
+		*upload_size = 0;
+		st->len += n;
+		if (st->stream_refused || st->too_big)
+			return MHD_YES;
+		if (st->len > st->max)
+			st->too_big = true;
+		else if (st->stream->data(&st->req, st->req.stream, upload, n,
+						 &st->sresp))
+			st->stream_refused = true;
 		return MHD_YES;
 	}
 	if (*upload_size) {
@@ -466,6 +533,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	}
 	if (st->too_big)
 		return reply_error(c, st, 413, "request body too large", NULL);
+	if (st->stream_refused) {
+		if (!st->sresp.status)
+			return reply_error(c, st, 500, "internal error", NULL);
+		return reply_resp(c, st, &st->sresp);
+	}
+	if (st->stream)
+		st->len = 0;	/* the handler reads req->stream, not the body */
 	return dispatch(s, c, st);
 }
 
@@ -481,6 +555,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		return;
 	metrics_record(&s->metrics, st->route_idx, st->status ? st->status : 500,
 		       elapsed_us(&st->start));
+	if (st->stream && st->req.stream)
+		st->stream->end(st->req.stream);
+	free(st->sresp.body);
 	if (st->req.db)
 		db_pool_put(&s->pool, st->req.db);
 	free(st->body);
@@ -509,6 +586,8 @@ static void *reaper_main(void *arg)
 			store_conn *w = server_writer_lock(s);
 
 			n = jobs_expire(w, &jc, time(NULL));
+			/* Build tasks whose builder went away. */
+			n += builds_expire(w, &jc, time(NULL));
 			/* Expired leases only mark experiments for analysis;
 			 * tracked baselines due: queue their experiments. */
 			if (series_baselines_tick(w, time(NULL)) > 0)
@@ -521,6 +600,8 @@ static void *reaper_main(void *arg)
 			/* Bisection steps whose experiment failed outright. */
 			if (bisect_run_sweep(db) > 0)
 				n++;
+			/* Old images no experiment needs (hourly). */
+			images_gc_tick(&s->images, db, time(NULL));
 			/* Alert deliveries (network I/O: outside the lock). */
 			alerts_deliver_due(db, &(struct alerts_smtp){
 				.url = s->cfg.smtp_url, .from = s->cfg.smtp_from,
@@ -622,7 +703,7 @@ int server_start(struct server *s, const struct server_config *cfg)
 		fprintf(stderr, "perflabd: --web %s: %s\n", cfg->web_dir, strerror(errno));
 		return -1;
 	}
-	if (open_db(s))
+	if (open_db(s) || images_dir_init(s))
 		return -1;
 	git_dir_init(cfg);
 	bisect_report_set_url(cfg->public_url);

@@ -22,6 +22,7 @@
 #include "daemon/http/ratelimit.h"
 #include "daemon/lab/analysis_worker.h"
 #include "daemon/lab/events.h"
+#include "daemon/lab/images.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/lab/queue.h"
 #include "daemon/store/db.h"
@@ -46,6 +47,12 @@ struct server_config {
 	int track_poll;		/* seconds between polls of every track */
 	/* Peers whose X-Forwarded-For names the client (--trusted-proxy). */
 	struct clientaddr_proxies proxies;
+	/* The image store: --image-dir (NULL: "images" beside --db),
+	 * --image-max-bytes, --image-max-age; --image-builders builders. */
+	const char *image_dir;
+	uint64_t image_max_bytes;
+	int64_t image_max_age;
+	bool builders_only;
 };
 
 struct server {
@@ -62,6 +69,8 @@ struct server {
 	struct db_writer writer;
 	/* Analyses experiments whose last job finished (analysis_worker.h). */
 	struct analysis_worker analysis;
+	/* Kernel images built once, downloaded by every host (images.h). */
+	struct image_store images;
 	/* Claim long-poll: bumped whenever jobs become claimable. */
 	struct job_queue queue;
 	volatile int stopping;
@@ -131,6 +140,7 @@ static inline uint64_t server_queue_gen(struct server *s)
 /* The jobs context (jobs.h) of the running server. */
 static inline void server_jobs_ctx(struct server *s, struct jobs_ctx *c)
 {
+	*c = (struct jobs_ctx){ 0 };
 	c->lease_seconds = s->cfg.lease_seconds;
 	c->max_attempts = s->cfg.max_attempts;
 	c->ev = &s->events;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "daemon/lab/apikeys.h"
+#include "daemon/lab/builds.h"
 #include "daemon/lab/hosts.h"
 #include "daemon/lab/validate.h"
 #include "daemon/store/db.h"
@@ -185,7 +186,7 @@ static int64_t register_on(sqlite3 *w, const struct host_caller *who,
 	if (who->runner && check_owner(w, who, r->name, e))
 		return -1;
 	id = upsert_host(w, r->name, r->backend, r->labels, r->facts);
-	if (id < 0)
+	if (id < 0 || builds_set_host(w, id, r->role, (json_t *)r->configs))
 		return lab_fail_db(e, w);
 	*bound = who->runner && who->host_id == 0;
 	if (*bound && apikeys_bind_host(w, who->key_id, id))
@@ -244,7 +245,7 @@ json_t *hosts_list_json(sqlite3 *db, time_t offline_before)
 	size_t i;
 
 	st = db_prepare(db,
-		"SELECT h.id, h.name, h.backend, h.labels AS labels_json, h.facts AS facts_json,"
+		"SELECT h.id, h.name, h.backend, h.role, h.labels AS labels_json, h.facts AS facts_json,"
 		" CASE WHEN h.last_seen < ?1 THEN 'offline' WHEN h.current_job_id IS NOT NULL"
 		" THEN 'busy' ELSE 'idle' END AS state, h.last_seen, h.registered_at,"
 		" j.id AS \"current_job.id\", j.experiment_id AS \"current_job.experiment_id\","

@@ -20,6 +20,10 @@ struct host_reg {
 	const char *name, *backend;
 	const json_t *labels;	/* array of names, or NULL */
 	const json_t *facts;	/* object, or NULL */
+	/* Build once (builds.h): builder|test|any or NULL, {name: config
+	 * hash} or NULL; checked by builds_check_caps. */
+	const char *role;
+	const json_t *configs;
 };
 
 /* The key registering: a runner key (bound to @host_id once it has

@@ -193,28 +193,63 @@ void jobs_after_settle(const struct jobs_ctx *c, int64_t exp, int settled)
 
 /* ---- claim ----------------------------------------------------------- */
 
-static int64_t pick_experiment(sqlite3 *db, int64_t host)
+/*
+ * The next experiment @host may take a job of: those pinned to it first,
+ * then the oldest unpinned queued ones that match its label and backend,
+ * each after the ids already tried (*pinned, *free).
+ */
+static int64_t next_experiment(sqlite3 *db, int64_t host, int64_t *pinned,
+			       int64_t *free_after)
 {
 	int64_t exp;
 	sqlite3_stmt *st;
 
 	exp = db_int(db, 0, "SELECT e.id FROM experiments e WHERE e.host_id = ? AND"
-		     " e.state IN ('queued', 'running') AND EXISTS (SELECT 1 FROM"
-		     " jobs j WHERE j.experiment_id = e.id AND j.state = 'queued')"
-		     " ORDER BY e.id LIMIT 1", 1, (int64_t)host);
-	if (exp)
+		     " e.state IN ('queued', 'running') AND e.id > ? AND EXISTS"
+		     " (SELECT 1 FROM jobs j WHERE j.experiment_id = e.id AND"
+		     " j.state = 'queued') ORDER BY e.id LIMIT 1", 2, (int64_t)host,
+		     *pinned);
+	if (exp) {
+		*pinned = exp > 0 ? exp : *pinned;
 		return exp;
+	}
 	st = db_prepare(db, "SELECT e.id FROM experiments e, hosts h WHERE h.id = ?"
-			" AND e.state = 'queued' AND e.host_id IS NULL AND"
+			" AND e.state = 'queued' AND e.host_id IS NULL AND e.id > ? AND"
 			" (e.backend IS NULL OR e.backend = h.backend) AND"
 			" (e.label IS NULL OR e.label IN (SELECT label FROM host_labels"
 			" WHERE host_id = h.id)) ORDER BY e.id LIMIT 1");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, host);
+	sqlite3_bind_int64(st, 2, *free_after);
 	exp = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
+	if (exp > 0)
+		*free_after = exp;
 	return exp;
+}
+
+/* The next job of @host (its experiment in *exp): 0 none, -1 error. */
+static int64_t pick_job(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
+			const char *lease, time_t now, int64_t *exp)
+{
+	int64_t pinned = 0, free_after = 0, job;
+	int g;
+
+	/* A job that waits (for its kernel image) lets the host try others. */
+	for (int tries = 0; tries < 32; tries++) {
+		*exp = next_experiment(db, host, &pinned, &free_after);
+		if (*exp <= 0)
+			return *exp;
+		job = db_int(db, 0, "SELECT id FROM jobs WHERE experiment_id = ? AND"
+			     " state = 'queued' ORDER BY seq LIMIT 1", 1, *exp);
+		if (job <= 0)
+			continue;
+		g = c->gate ? c->gate(db, host, job, lease, now) : 1;
+		if (g)
+			return g < 0 ? -1 : job;
+	}
+	return 0;
 }
 
 static int requeue_held(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
@@ -326,18 +361,14 @@ int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 		return -1;
 	if (requeue_held(db, c, host, now))
 		goto fail;
-	exp = pick_experiment(db, host);
-	if (exp < 0)
+	job = pick_job(db, c, host, out->lease, now, &exp);
+	if (job < 0)
 		goto fail;
-	if (exp == 0) {
+	if (job == 0) {
 		db_int(db, 0, "UPDATE hosts SET last_seen = ? WHERE id = ? RETURNING id",
 		       2, (int64_t)now, (int64_t)host);
 		return db_commit(db) ? -1 : 0;
 	}
-	job = db_int(db, 0, "SELECT id FROM jobs WHERE experiment_id = ? AND"
-		     " state = 'queued' ORDER BY seq LIMIT 1", 1, (int64_t)exp);
-	if (job <= 0)
-		goto fail;
 	out->attempt = lease_job(db, c, host, job, out->lease, NULL, now);
 	if (out->attempt < 0)
 		goto fail;
@@ -497,6 +528,18 @@ static int fail_variant(sqlite3 *db, const struct jobrow *j, const char *reason,
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int jobs_fail_variant(sqlite3 *db, int64_t variant, const char *reason,
+		      const char *log, time_t now)
+{
+	struct jobrow j = { .variant = variant };
+
+	j.exp = db_int(db, -1, "SELECT experiment_id FROM variants WHERE id = ?",
+		       1, variant);
+	if (j.exp < 0 || fail_variant(db, &j, reason, log, now))
+		return -1;
+	return jobs_settle_experiment(db, j.exp, now);
 }
 
 /*

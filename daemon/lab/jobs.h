@@ -26,6 +26,14 @@ struct jobs_ctx {
 	/* Kicked when an experiment is marked for analysis; may be NULL
 	 * (the mark stays for the next worker that starts). */
 	struct analysis_worker *analysis;
+	/*
+	 * May @host run @job now (lab/builds.c: is its kernel image there,
+	 * or may the host build it)? 1 yes, 0 not now (the claim tries the
+	 * next experiment), -1 error. Runs inside the claim's transaction
+	 * with the lease the job would get. NULL: always.
+	 */
+	int (*gate)(store_conn *db, int64_t host, int64_t job, const char *lease,
+		    time_t now);
 };
 
 struct claim {
@@ -48,6 +56,17 @@ int jobs_claim(store_conn *db, const struct jobs_ctx *c, int64_t host_id,
 
 /* The job spec answered to the runner (contracts.md "Claimed job"). */
 json_t *jobs_spec_json(store_conn *db, const struct claim *cl, int lease_seconds);
+/* A variant's patches as the spec has them: [{id, sha256, subject, raw}]. */
+json_t *jobs_variant_patches(store_conn *db, int64_t variant);
+/* The spec's base object in its kind's shape (git: url, commit; tarball: tree). */
+void jobs_base_shape(json_t *base);
+/*
+ * Inside a transaction: fail @variant (patch_apply|build|internal) with
+ * @log and cancel its queued jobs, as a failed job of it would. Then
+ * settle its experiment: returns jobs_settle_experiment's value.
+ */
+int jobs_fail_variant(store_conn *db, int64_t variant, const char *reason,
+		      const char *log, time_t now);
 
 /*
  * Check that @lease is the current lease of @job_id (held by @host_id

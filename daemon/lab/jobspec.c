@@ -10,7 +10,7 @@
 #include "daemon/store/json.h"
 #include "daemon/lab/jobs.h"
 
-static json_t *variant_patches(sqlite3 *db, int64_t variant)
+json_t *jobs_variant_patches(sqlite3 *db, int64_t variant)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT p.id, p.sha256, p.subject, p.raw"
 				      " FROM variant_patches vp JOIN patches p ON"
@@ -58,7 +58,7 @@ static json_t *toggle_runs(sqlite3 *db, const struct claim *cl)
  * The claimed base: git bases carry url and commit (and no tree);
  * tarball bases keep their old shape {name, kind, tree, ref}.
  */
-static void base_shape(json_t *b)
+void jobs_base_shape(json_t *b)
 {
 	if (!strcmp(json_string_value(json_object_get(b, "kind")) ?: "", "git")) {
 		json_object_del(b, "tree");
@@ -95,7 +95,7 @@ json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds)
 	sqlite3_finalize(st);
 	if (!o)
 		return NULL;
-	base_shape(json_object_get(o, "base"));
+	jobs_base_shape(json_object_get(o, "base"));
 	json_object_set_new(o, "lease", json_string(cl->lease));
 	json_object_set_new(o, "lease_seconds", json_integer(lease_seconds));
 	json_object_set_new(o, "lease_expires", json_integer((json_int_t)cl->expires));
@@ -103,7 +103,7 @@ json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds)
 	variant = json_integer_value(json_object_get(v, "id"));
 	json_object_set_new(v, "is_control",
 			    json_boolean(json_integer_value(json_object_get(v, "is_control"))));
-	json_object_set_new(v, "patches", variant_patches(db, variant));
+	json_object_set_new(v, "patches", jobs_variant_patches(db, variant));
 	v = toggle_runs(db, cl);
 	if (v)
 		json_object_set_new(o, "toggle", json_pack("{s:o}", "runs", v));

@@ -5,6 +5,7 @@
  */
 #include "runners/runner/exec.h"
 #include "runners/runner/gitbase.h"
+#include "runners/runner/imgstore.h"
 #include "runners/runner/proto.h"
 #include "runners/runner/rutil.h"
 
@@ -109,10 +110,83 @@ static void build_json(struct outcome *o, const struct job *j,
 	free(log);
 }
 
+/*
+ * The claim's image (docs/api.md "Kernel images"): the key must be ours
+ * (else this runner's config changed since it registered); a stored
+ * image is fetched and checked, never built. 0 fetched (kr filled), 1
+ * build it here, -1 failed (o).
+ */
+static int image_from_store(const struct exec_ctx *c, const struct job *j,
+			    const struct kbuild_req *r, struct kbuild_result *kr,
+			    struct outcome *o)
+{
+	struct imgstore_stats st;
+	char mine[65], err[1024], msg[1200];
+
+	/* A test host never builds: without a stored image it cannot run. */
+	if (c->proto && c->proto->role && !strcmp(c->proto->role, "test") &&
+	    (!j->image_key || strcmp(j->image_state, "ready"))) {
+		outcome_fail(o, "internal", rutil_strdupf("this host (--role test)"
+			     " never builds, and the claim names no stored image"
+			     " (is config '%s' among its --configs?)", j->config));
+		return -1;
+	}
+	if (!j->image_key)
+		return 1;
+	if (kbuild_key_of(r, mine) || strcmp(mine, j->image_key)) {
+		outcome_fail(o, "internal", rutil_strdupf("image key mismatch:"
+			     " the daemon has %s, this runner %s (its config"
+			     " changed since it registered? restart it)",
+			     j->image_key, mine));
+		return -1;
+	}
+	if (strcmp(j->image_state, "ready") || !c->proto)
+		return 1;
+	snprintf(msg, sizeof(msg), "fetching image %.12s", j->image_key);
+	exec_phase(c, "build", msg);
+	if (imgstore_fetch(c->proto, c->cfg->kcache, j->image, &st, err,
+			   sizeof(err)) || kbuild_lookup(r, kr)) {
+		kbuild_result_free(kr);
+		outcome_fail(o, "internal", rutil_strdupf("image %s from the"
+			     " store: %s", j->image_key, err));
+		return -1;
+	}
+	snprintf(msg, sizeof(msg), "image %.12s %s (%llu bytes, %d resumed,"
+		 " %d fetched again, sha256 checked)", j->image_key,
+		 st.present ? "was here" : "downloaded",
+		 (unsigned long long)st.bytes, st.resumed, st.refetched);
+	exec_phase(c, "build", msg);
+	fprintf(stderr, "perflab-runner: %s\n", msg);
+	return 0;
+}
+
+/* Built here as the daemon asked: the image goes to the store. */
+static void image_to_store(const struct exec_ctx *c, const struct job *j,
+			   const struct kbuild_result *kr, struct outcome *o)
+{
+	char err[1024];
+	long status;
+
+	if (!j->image_key || strcmp(j->image_state, "build") || !c->proto)
+		return;
+	exec_phase(c, "build", "uploading the image");
+	o->image_stored = -1;
+	if (imgstore_put(c->proto, c->cfg->kcache, kr->key, &status, err,
+			 sizeof(err))) {
+		fprintf(stderr, "perflab-runner: image %.12s not stored: %s\n",
+			kr->key, err);
+		return;
+	}
+	fprintf(stderr, "perflab-runner: image %.12s stored (HTTP %ld)\n",
+		kr->key, status);
+	o->image_stored = 1;
+}
+
 int exec_build(const struct exec_ctx *c, const struct job *j,
 	       struct kbuild_result *kr, struct outcome *o)
 {
 	const struct runner_cfg *cfg = c->cfg;
+	double cpu = 0;
 	char config[4096], msg[4200];
 	struct kbuild_req r = {
 		.kcache = cfg->kcache, .tree = cfg->tree,
@@ -122,12 +196,14 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 		.patches = j->patches, .npatches = j->npatches,
 		.jobs = cfg->jobs, .cancel = c->abort,
 		.uid = cfg->build_uid, .gid = cfg->build_gid,
+		.domain = j->trust_domain, .cc = cfg->cc, .cpu_s = &cpu,
 	};
 	static const char *const reason[] = {
 		[KBUILD_OK] = NULL, [KBUILD_PATCH_FAILED] = "patch_apply",
 		[KBUILD_BUILD_FAILED] = "build", [KBUILD_INTERNAL] = "internal",
 	};
 	double start = rutil_now();
+	int ret;
 
 	snprintf(config, sizeof(config), "%s/%s.config", cfg->configs,
 		 j->config);
@@ -138,11 +214,19 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 			"config fragment %s: %s", config, strerror(errno)));
 		return -1;
 	}
-	if (j->base_git ? build_git(c, j, &r, kr) : kbuild_image(&r, kr)) {
+	ret = image_from_store(c, j, &r, kr, o);
+	if (ret < 0)
+		return -1;
+	if (ret && (j->base_git ? build_git(c, j, &r, kr) : kbuild_image(&r, kr))) {
 		outcome_fail(o, reason[kr->status], kr->msg);
 		kr->msg = NULL;
 		return -1;
 	}
+	if (ret && !kr->cached)
+		fprintf(stderr, "perflab-runner: built image %s in %.1f s (CPU"
+			" %.1f s)\n", kr->key, kr->seconds, cpu);
+	if (ret)
+		image_to_store(c, j, kr, o);
 	o->build_s = rutil_now() - start;
 	snprintf(msg, sizeof(msg), "%s image %s", kr->cached ? "cached" :
 		 "built", kr->image);

@@ -13,6 +13,7 @@
 
 #include "runners/runner/job.h"
 #include "runners/runner/kbuild.h"
+#include "runners/runner/proto.h"
 
 struct runner_cfg {
 	const char *backend;	/* the backend's name (backend.h) */
@@ -39,6 +40,9 @@ struct runner_cfg {
 	int poll_queues;
 	const char *kexec_initrd;
 	const char *console_log; /* previous boot's console, for "boot" fails */
+	/* Build once: the shared compiler caches (NULL: ccache file storage
+	 * only), and whether this host uploads what it builds. */
+	const struct kbuild_ccache *cc;
 };
 
 typedef void (*exec_phase_fn)(void *arg, const char *phase, const char *msg);
@@ -58,6 +62,8 @@ struct exec_ctx {
 	void *arg;
 	exec_run_fn run_done;	/* toggle jobs */
 	void *run_arg;
+	/* The image store (the claim's image): NULL in try mode. */
+	const struct proto *proto;
 };
 
 struct outcome {
@@ -70,6 +76,7 @@ struct outcome {
 	char boot_id[64];	/* the boot the run came from, "" unknown */
 	int boot_pos;		/* its position in that boot */
 	int runs_done;		/* toggle: runs of job->runs handed to run_done */
+	int image_stored;	/* upload to the store: 1 done, -1 failed, 0 none */
 };
 
 void outcome_fail(struct outcome *o, const char *reason, char *log);

@@ -43,8 +43,8 @@ static void *hb_main(void *arg)
 		snprintf(phase, sizeof(phase), "%s", h->phase);
 		snprintf(msg, sizeof(msg), "%s", h->message);
 		pthread_mutex_unlock(&h->lock);
-		ret = proto_heartbeat(h->proto, h->job, h->lease, phase, msg,
-				      err, sizeof(err));
+		ret = (h->build_task ? proto_build_heartbeat : proto_heartbeat)(
+			h->proto, h->job, h->lease, phase, msg, err, sizeof(err));
 		pthread_mutex_lock(&h->lock);
 		if (beat_done(h, ret, err))
 			break;
@@ -76,11 +76,12 @@ static void *hb_main(void *arg)
 	return NULL;
 }
 
-int hb_start(struct hb *h, const struct proto *p, long long job,
-	     const char *lease, int lease_seconds,
-	     const volatile sig_atomic_t *stop)
+static int start(struct hb *h, const struct proto *p, long long job,
+		 const char *lease, int lease_seconds,
+		 const volatile sig_atomic_t *stop, int build_task)
 {
 	memset(h, 0, sizeof(*h));
+	h->build_task = build_task;
 	h->proto = p;
 	h->job = job;
 	h->lease = lease;
@@ -93,6 +94,20 @@ int hb_start(struct hb *h, const struct proto *p, long long job,
 		return -1;
 	h->running = 1;
 	return 0;
+}
+
+int hb_start(struct hb *h, const struct proto *p, long long job,
+	     const char *lease, int lease_seconds,
+	     const volatile sig_atomic_t *stop)
+{
+	return start(h, p, job, lease, lease_seconds, stop, 0);
+}
+
+int hb_start_build(struct hb *h, const struct proto *p, long long id,
+		   const char *lease, int lease_seconds,
+		   const volatile sig_atomic_t *stop)
+{
+	return start(h, p, id, lease, lease_seconds, stop, 1);
 }
 
 int hb_phase(struct hb *h, const char *phase, const char *message)

@@ -17,6 +17,7 @@
 struct hb {
 	const struct proto *proto;
 	long long job;
+	int build_task;		/* job is a build task's id (/api/v1/builds) */
 	const char *lease;
 	int interval_s;
 	const volatile sig_atomic_t *stop;	/* runner-wide SIGTERM flag */
@@ -37,6 +38,10 @@ struct hb {
 int hb_start(struct hb *h, const struct proto *p, long long job,
 	     const char *lease, int lease_seconds,
 	     const volatile sig_atomic_t *stop);
+/* The same for a build task (POST /api/v1/builds/ID/heartbeat). */
+int hb_start_build(struct hb *h, const struct proto *p, long long id,
+		   const char *lease, int lease_seconds,
+		   const volatile sig_atomic_t *stop);
 /*
  * Change phase ("build", "boot", "run", "upload") and beat at once.
  * Returns 1 if @phase differs from the previous call's (0 for a new

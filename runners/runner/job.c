@@ -3,6 +3,7 @@
  * job: claimed job parsing.
  */
 #include "common/git_names.h"
+#include "common/kimage.h"
 #include "runners/runner/job.h"
 #include "runners/runner/gitbase.h"
 #include "rtsetting.h"
@@ -138,13 +139,45 @@ static int parse_base(struct job *j, const json_t *base, char *err,
 	return 0;
 }
 
+/* trust_domain and image: checked before they name paths and URLs. */
+static int parse_image(struct job *j, const json_t *o, char *err, size_t errlen)
+{
+	const json_t *img = json_object_get(o, "image");
+
+	j->trust_domain = str_or(o, "trust_domain", NULL);
+	if (j->trust_domain && !kimage_domain_valid(j->trust_domain)) {
+		snprintf(err, errlen, "trust_domain: not 1-64 of [a-z0-9]");
+		return -1;
+	}
+	if (!img || json_is_null(img))
+		return 0;
+	j->image = img;
+	j->image_key = str_or(img, "key", NULL);
+	j->image_state = str_or(img, "state", "");
+	if (!kimage_is_hex64(j->image_key) || (strcmp(j->image_state, "ready") &&
+					       strcmp(j->image_state, "build"))) {
+		snprintf(err, errlen, "image: key (64 hex) and state (ready or"
+			 " build) required");
+		return -1;
+	}
+	return 0;
+}
+
 int job_from_json(json_t *o, struct job *j, char *err, size_t errlen)
 {
 	const json_t *id, *v, *base;
 
 	memset(j, 0, sizeof(*j));
 	j->raw = json_incref(o);
-	id = json_object_get(o, "job_id");
+	/* A build task: build, upload, no bench (docs/api.md). */
+	if (!strcmp(str_or(o, "kind", ""), "build")) {
+		j->build_id = json_integer_value(json_object_get(o, "build_id"));
+		if (j->build_id <= 0) {
+			snprintf(err, errlen, "build task: build_id required");
+			goto fail;
+		}
+	}
+	id = json_object_get(o, j->build_id ? "build_id" : "job_id");
 	j->lease = str_or(o, "lease", NULL);
 	if (!json_is_integer(id) || !j->lease) {
 		snprintf(err, errlen, "job: job_id and lease required");
@@ -174,7 +207,11 @@ int job_from_json(json_t *o, struct job *j, char *err, size_t errlen)
 	j->setup = str_or(v, "setup", "");
 	if (parse_patches(j, json_object_get(v, "patches"), err, errlen))
 		goto fail;
+	if (parse_image(j, o, err, errlen))
+		goto fail;
 	j->bench = json_object_get(o, "bench");
+	if (j->build_id && !j->bench)
+		j->bench = json_object_get(o, "image");	/* unused: no run */
 	if (!json_is_object(j->bench)) {
 		snprintf(err, errlen, "job: bench parameters missing");
 		goto fail;

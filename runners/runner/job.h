@@ -43,6 +43,13 @@ struct job {
 	int npatches;
 	const json_t *bench;	/* bench parameters object */
 	const char *target;	/* bench.target, "" if none */
+	/* Build once (contracts.md section 6): the submitter's trust domain
+	 * (NULL: an older daemon), and the claim's image, if any. */
+	const char *trust_domain;
+	const char *image_key;	/* 64 hex, or NULL */
+	const char *image_state; /* "ready" (download) or "build" */
+	const json_t *image;	/* the claim's image object */
+	long long build_id;	/* a build task (kind "build"): its id, else 0 */
 	/* Toggle experiment: the runs of this boot, in order; else NULL. */
 	struct toggle_run *runs;
 	int nruns;

@@ -2,11 +2,13 @@
 /*
  * kbuild: variant kernel images, incremental builds, image cache.
  */
+#include "common/kimage.h"
 #include "runners/runner/kbuild.h"
 #include "runners/runner/ktree.h"
 #include "runners/runner/rutil.h"
 #include "runners/runner/sandbox.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,7 +32,10 @@ struct kb_paths {
 	char copies[3200];	/* ktree's record of its copies */
 	char patches[3200];	/* patch files and patch(1) logs */
 	char log[3200];		/* build log, written from the pipes */
-	char ccache[3100];
+	char ccache[3100];	/* this domain's */
+	char shared[3100];	/* ccache-UID-shared: file: remote storage */
+	char ccconf_dir[3100];	/* cc/<domain>, root's */
+	char ccconf[3200];
 	char img[3000];		/* images/<key> */
 	char img_tmp[3100];
 };
@@ -42,61 +47,63 @@ struct kb_paths {
 int kbuild_config_hash(const char *config_path, const char *base_config,
 		       char out[65])
 {
-	char *buf = rutil_read_file(config_path, NULL), *base = NULL, *s;
-	char bh[65] = "tinyconfig";
+	size_t len;
+	char *buf = rutil_read_file(config_path, &len), *base = NULL;
+	char bh[65];
 
 	if (!buf)
 		return -1;
 	if (base_config) {
-		base = rutil_read_file(base_config, NULL);
+		size_t blen;
+
+		base = rutil_read_file(base_config, &blen);
 		if (!base) {
 			free(buf);
 			return -1;
 		}
-		rutil_sha256_hex(base, strlen(base), bh);
+		rutil_sha256_hex(base, blen, bh);
 		free(base);
 	}
-	s = rutil_strdupf("%s\n%s", bh, buf);
+	kimage_config_hash(base_config ? bh : NULL, buf, len, out);
 	free(buf);
-	if (!s)
-		return -1;
-	rutil_sha256_hex(s, strlen(s), out);
-	free(s);
 	return 0;
 }
 
 void kbuild_patchset_hash(const struct kpatch *p, int n, char out[65])
 {
-	char *all = calloc(n + 1, 65), h[65];
+	char (*h)[65] = calloc(n + 1, 65);
+	const char **hp = calloc(n + 1, sizeof(*hp));
 
-	if (!all) {
+	if (!h || !hp) {
 		memset(out, '0', 64);
 		out[64] = 0;
+		free(h);
+		free(hp);
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		rutil_sha256_hex(p[i].raw, p[i].len, h);
-		memcpy(all + i * 65, h, 64);
-		all[i * 65 + 64] = '\n';
+		rutil_sha256_hex(p[i].raw, p[i].len, h[i]);
+		hp[i] = h[i];
 	}
-	rutil_sha256_hex(all, n * 65, out);
-	free(all);
+	kimage_patchset_hash(hp, n, out);
+	free(h);
+	free(hp);
 }
 
 void kbuild_key(const char *base_name, const char *commit,
 		const char *patchset_hash, const char *config_hash,
-		char out[65])
+		const char *domain, char out[65])
 {
-	char *s = commit ?
-		rutil_strdupf("perflab-kbuild-v2\nbase=%s\ncommit=%s\n"
-			      "patches=%s\nconfig=%s\n", base_name, commit,
-			      patchset_hash, config_hash) :
-		rutil_strdupf("perflab-kbuild-v2\nbase=%s\npatches=%s\n"
-			      "config=%s\n", base_name, patchset_hash,
-			      config_hash);
+	if (kimage_key(base_name, commit, patchset_hash, config_hash, domain,
+		       out))
+		memset(out, '0', 64), out[64] = 0;
+}
 
-	rutil_sha256_hex(s, s ? strlen(s) : 0, out);
-	free(s);
+const char *kbuild_domain(const struct kbuild_req *r)
+{
+	if (!r->npatches)
+		return KIMAGE_DOMAIN_BASE;
+	return r->domain ? r->domain : "local";
 }
 
 /* Find "NAME=" or "# NAME is not set" state in a .config text. */
@@ -200,20 +207,24 @@ static void set_paths(const struct kbuild_req *r, const char *cfg_hash,
 	snprintf(p->src, sizeof(p->src), "%s/src", p->tree);
 	/*
 	 * Patched builds run submitted code that can leave altered objects
-	 * in the object dir and ccache entries for the next build.  Base
-	 * builds (controls) get their own, which only the base's own
-	 * Makefiles ever write.
+	 * in the object dir and ccache entries for the next build: each
+	 * trust domain (submitter) has its own, and base builds (controls)
+	 * theirs, which only the base's own Makefiles ever write.
 	 */
-	snprintf(p->obj, sizeof(p->obj), "%s/%s", p->tree,
-		 r->npatches ? "obj" : "obj-base");
+	snprintf(p->obj, sizeof(p->obj), "%s/obj-%s", p->tree, kbuild_domain(r));
 	snprintf(p->in, sizeof(p->in), "%s/in", p->tree);
 	snprintf(p->state, sizeof(p->state), "%s/state", p->tree);
 	snprintf(p->lock, sizeof(p->lock), "%s/lock", p->state);
 	snprintf(p->copies, sizeof(p->copies), "%s/copies", p->state);
 	snprintf(p->patches, sizeof(p->patches), "%s/patches", p->state);
 	snprintf(p->log, sizeof(p->log), "%s/build.log", p->state);
-	snprintf(p->ccache, sizeof(p->ccache), "%s/ccache-%d%s", r->kcache,
-		 (int)r->uid, r->npatches ? "" : "-base");
+	snprintf(p->ccache, sizeof(p->ccache), "%s/ccache-%d-%s", r->kcache,
+		 (int)r->uid, kbuild_domain(r));
+	snprintf(p->shared, sizeof(p->shared), "%s/ccache-%d-shared", r->kcache,
+		 (int)r->uid);
+	snprintf(p->ccconf_dir, sizeof(p->ccconf_dir), "%s/cc/%s", r->kcache,
+		 kbuild_domain(r));
+	snprintf(p->ccconf, sizeof(p->ccconf), "%s/ccache.conf", p->ccconf_dir);
 	snprintf(p->img, sizeof(p->img), "%s/images/%s", r->kcache, key);
 	snprintf(p->img_tmp, sizeof(p->img_tmp), "%s.tmp", p->img);
 }
@@ -254,7 +265,11 @@ static int load_cached(const struct kb_paths *p, struct kbuild_result *res)
 	return 0;
 }
 
-/* Run cmd in the sandbox: src read-only, obj (and ccache) writable. */
+/*
+ * Run cmd in the sandbox: src read-only, obj and the domain's ccache
+ * writable; the shared ccache writable for base builds only, read-only
+ * for the others; the domain's ccache.conf and Redis's socket.
+ */
 static int run_boxed(const struct kbuild_req *r, const struct kb_paths *p,
 		     char **cmd, char **env, const char *log)
 {
@@ -262,16 +277,25 @@ static int run_boxed(const struct kbuild_req *r, const struct kb_paths *p,
 			      .cwd = p->src, .uid = r->uid, .gid = r->gid };
 	struct rutil_cmd cmd_;
 	char how[64], line[512];
-	int rc, st;
+	int rc, st, nro = 2, nrw = 1;
 
-	if (!access("/usr/bin/ccache", X_OK))
-		sb.rw[1] = p->ccache;
+	if (!access("/usr/bin/ccache", X_OK)) {
+		sb.rw[nrw++] = p->ccache;
+		if (r->npatches)
+			sb.ro[nro++] = p->shared;
+		else
+			sb.rw[nrw++] = p->shared;
+		sb.ro[nro++] = p->ccconf_dir;
+		if (r->cc && r->cc->redis_socket)
+			sb.rw[nrw++] = r->cc->redis_socket;
+	}
 	for (int i = 0; env && env[i] && i < SANDBOX_MAX_ENV; i++)
 		sb.env[i] = env[i];
 	rutil_cmd_init(&cmd_, cmd);
 	cmd_.log = log;
 	cmd_.cancel = r->cancel;
 	cmd_.timeout_s = r->timeout_s > 0 ? r->timeout_s : 3600;
+	cmd_.cpu_s = r->cpu_s;
 	rc = sandbox_run(&sb, cmd, &cmd_, &st);
 	if (rc == RUTIL_EXITED && st == 0)
 		return 0;
@@ -279,6 +303,43 @@ static int run_boxed(const struct kbuild_req *r, const struct kb_paths *p,
 	snprintf(line, sizeof(line), "perflab: %s: %s\n", cmd[0], how);
 	rutil_append_file(log, line);
 	return rc == RUTIL_CANCELLED ? -2 : -1;
+}
+
+/*
+ * The domain's ccache configuration, written by root where only this
+ * domain's builds see it (CCACHE_CONFIGPATH): ccache never reads a
+ * ccache.conf from a cache directory a build can write. Base builds
+ * write the shared caches; patched builds read them only, and Redis
+ * gives their user reads only (ACL), whatever a build does with it.
+ */
+static int write_ccache_conf(const struct kbuild_req *r, const struct kb_paths *p)
+{
+	const struct kbuild_ccache *cc = r->cc;
+	const char *ro = r->npatches ? "|read-only" : "";
+	char *redis = NULL, *text;
+	int ret;
+
+	if (cc && cc->redis_socket) {
+		const char *u = r->npatches ? cc->ro_user : cc->rw_user;
+		const char *pw = r->npatches ? cc->ro_pass : cc->rw_pass;
+		int t = cc->timeout_ms > 0 ? cc->timeout_ms : 500;
+
+		redis = rutil_strdupf(" redis+unix://%s%s%s%s%s%s%s|connect-timeout=%d"
+				      "|operation-timeout=%d%s",
+				      u ? u : "", u && pw ? ":" : "",
+				      pw ? pw : "", u || pw ? "@localhost" : "",
+				      "", cc->redis_socket, "", t, t, ro);
+	}
+	text = rutil_strdupf("# perflab-runner: %s builds\n"
+			     "remote_storage = file:%s%s%s\n"
+			     "reshare = %s\n", kbuild_domain(r), p->shared, ro,
+			     redis ? redis : "", r->npatches ? "false" : "true");
+	ret = text ? rutil_write_file(p->ccconf, text, strlen(text)) : -1;
+	if (!ret)
+		ret = chmod(p->ccconf, 0644);
+	free(redis);
+	free(text);
+	return ret;
 }
 
 static int lock_tree(const struct kbuild_req *r, const struct kb_paths *p)
@@ -304,6 +365,39 @@ static int own_dir(const char *path, mode_t mode, int own,
 	return rutil_own_dir(path, mode, own ? r->uid : 0, own ? r->gid : 0);
 }
 
+/*
+ * A trust domain's first build of this tree starts from a copy of the base
+ * builds' object dir (only the base's own Makefiles ever wrote it), so it
+ * is incremental from the start; the copy is made by the build user and
+ * renamed into place. Without one the domain simply starts empty.
+ */
+static void seed_obj(const struct kbuild_req *r, const struct kb_paths *p)
+{
+	char base[3200], cfg[3300], tmp[3200], src[3300];
+	char *argv[] = { "cp", "-a", "--reflink=auto", src, tmp, NULL };
+	struct rutil_cmd c;
+	int st;
+
+	snprintf(base, sizeof(base), "%s/obj-base", p->tree);
+	snprintf(cfg, sizeof(cfg), "%s/.config", base);
+	snprintf(tmp, sizeof(tmp), "%s.seed", p->obj);
+	if (!r->npatches || !access(p->obj, F_OK) || access(cfg, F_OK))
+		return;
+	rutil_rm_rf(tmp);
+	/* The tree dir is root's: root makes the copy's dir, the user fills it. */
+	snprintf(src, sizeof(src), "%s/.", base);
+	if (own_dir(tmp, 0755, 1, r))
+		return;
+	rutil_cmd_init(&c, argv);
+	c.uid = r->uid;
+	c.gid = r->gid;
+	c.cancel = r->cancel;
+	c.timeout_s = 600;
+	if (rutil_run(&c, &st) == RUTIL_EXITED && st == 0 && !rename(tmp, p->obj))
+		return;
+	rutil_rm_rf(tmp);
+}
+
 static int make_dirs(const struct kbuild_req *r, const struct kb_paths *p,
 		     char **msg)
 {
@@ -321,11 +415,16 @@ static int make_dirs(const struct kbuild_req *r, const struct kb_paths *p,
 		bad = p->tree;
 	else if (own_dir(p->state, 0700, 0, r))
 		bad = p->state;
-	else if (own_dir(p->obj, 0755, 1, r))
-		bad = p->obj;
 	else if (!access("/usr/bin/ccache", X_OK) &&
 		 own_dir(p->ccache, 0755, 1, r))
 		bad = p->ccache;
+	else if (!access("/usr/bin/ccache", X_OK) &&
+		 own_dir(p->shared, 0755, 1, r))
+		bad = p->shared;
+	else if (!access("/usr/bin/ccache", X_OK) &&
+		 (rutil_mkdirs(p->ccconf_dir, 0755) ||
+		  own_dir(p->ccconf_dir, 0755, 0, r) || write_ccache_conf(r, p)))
+		bad = p->ccconf_dir;
 	if (bad) {
 		*msg = rutil_strdupf("directory %s: %s", bad, strerror(errno));
 		return -1;
@@ -397,9 +496,13 @@ static int configure(const struct kbuild_req *r, const struct kb_paths *p,
 static int compile(const struct kbuild_req *r, const struct kb_paths *p)
 {
 	char objarg[4300], jobs[32], cc[64], ccdir[4300], ccbase[4300];
+	char ccconf[4300];
 	char *argv[] = { "make", objarg, jobs, cc, "KBUILD_BUILD_USER=perflab",
 			 "KBUILD_BUILD_HOST=perflab", "bzImage", NULL };
-	char *env[] = { ccdir, ccbase, "KBUILD_BUILD_TIMESTAMP=perflab", NULL };
+	/* A fixed version (#1), so that one key is one image whichever object
+	 * directory built it. */
+	char *env[] = { ccdir, ccbase, ccconf, "KBUILD_BUILD_TIMESTAMP=perflab",
+			"KBUILD_BUILD_VERSION=1", NULL };
 	int use_ccache = !access("/usr/bin/ccache", X_OK);
 
 	snprintf(objarg, sizeof(objarg), "O=%s", p->obj);
@@ -407,6 +510,7 @@ static int compile(const struct kbuild_req *r, const struct kb_paths *p)
 	snprintf(cc, sizeof(cc), "CC=%s", use_ccache ? "ccache gcc" : "gcc");
 	snprintf(ccdir, sizeof(ccdir), "CCACHE_DIR=%s", p->ccache);
 	snprintf(ccbase, sizeof(ccbase), "CCACHE_BASEDIR=%s", p->tree);
+	snprintf(ccconf, sizeof(ccconf), "CCACHE_CONFIGPATH=%s", p->ccconf);
 	return run_boxed(r, p, argv, env, p->log);
 }
 
@@ -452,6 +556,9 @@ static int install_image(const struct kbuild_req *r, const struct kb_paths *p,
 	/* Symbols of the image, for exact instruction profiles. */
 	snprintf(dst, sizeof(dst), "%s/System.map", p->img_tmp);
 	if (rutil_copy_out(p->obj, "System.map", dst, SYSMAP_MAX))
+		return -1;
+	snprintf(dst, sizeof(dst), "%s/config", p->img_tmp);
+	if (rutil_copy_out(p->obj, ".config", dst, SMALL_MAX))
 		return -1;
 	snprintf(dst, sizeof(dst), "%s/release", p->state);
 	if (!rutil_copy_out(p->obj, "include/config/kernel.release", dst,
@@ -510,6 +617,50 @@ static int build_steps(const struct kbuild_req *r, const struct kb_paths *p,
 	return 0;
 }
 
+#define DOMAINS_KEPT 8
+
+/*
+ * Under the tree lock: at most DOMAINS_KEPT trust domains keep an object
+ * dir in this tree (and a ccache in the cache root), the least recently
+ * built go; a domain that comes back starts again from obj-base.
+ */
+static void prune_domains(const struct kbuild_req *r, const struct kb_paths *p)
+{
+	struct { char name[128]; time_t t; } d[64];
+	char path[8400];
+	struct dirent *e;
+	struct stat st;
+	int n = 0;
+	DIR *dir = opendir(p->tree);
+
+	utimensat(AT_FDCWD, p->obj, NULL, AT_SYMLINK_NOFOLLOW);
+	while (dir && (e = readdir(dir)) && n < 64) {
+		if (strncmp(e->d_name, "obj-", 4) || !strcmp(e->d_name, "obj-base") ||
+		    strchr(e->d_name, '.') || strlen(e->d_name) >= sizeof(d[0].name))
+			continue;
+		snprintf(path, sizeof(path), "%.3000s/%.200s", p->tree, e->d_name);
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(d[n].name, sizeof(d[n].name), "%s", e->d_name);
+		d[n++].t = st.st_mtime;
+	}
+	if (dir)
+		closedir(dir);
+	while (n > DOMAINS_KEPT) {
+		int old = 0;
+
+		for (int i = 1; i < n; i++)
+			if (d[i].t < d[old].t)
+				old = i;
+		snprintf(path, sizeof(path), "%.3000s/%.127s", p->tree, d[old].name);
+		rutil_rm_rf(path);
+		snprintf(path, sizeof(path), "%.3000s/ccache-%d-%.127s", r->kcache,
+			 (int)r->uid, d[old].name + 4);
+		rutil_rm_rf(path);
+		d[old] = d[--n];
+	}
+}
+
 static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
 			struct kbuild_result *res)
 {
@@ -523,6 +674,14 @@ static int build_locked(const struct kbuild_req *r, const struct kb_paths *p,
 	int ret;
 
 	unlink(p->log);
+	/* Under the tree lock: obj-base is not being written while copied. */
+	seed_obj(r, p);
+	if (own_dir(p->obj, 0755, 1, r)) {
+		res->status = KBUILD_INTERNAL;
+		res->msg = rutil_strdupf("directory %s: %s", p->obj, strerror(errno));
+		return -1;
+	}
+	prune_domains(r, p);
 	if (sandbox_check(&sb, p->log, &res->msg)) {
 		res->status = KBUILD_INTERNAL;
 		return -1;
@@ -551,13 +710,32 @@ static int key_paths(const struct kbuild_req *r, struct kb_paths *p,
 					 r->config_path, strerror(errno));
 		return -1;
 	}
+	if (!kimage_domain_valid(kbuild_domain(r))) {
+		res->status = KBUILD_INTERNAL;
+		res->msg = rutil_strdupf("trust domain '%.64s' is not 1-64 of"
+					 " [a-z0-9]", kbuild_domain(r));
+		return -1;
+	}
 	kbuild_patchset_hash(r->patches, r->npatches, ps_hash);
-	kbuild_key(r->base_name, r->commit, ps_hash, cfg_hash, res->key);
+	kbuild_key(r->base_name, r->commit, ps_hash, cfg_hash,
+		   r->npatches ? kbuild_domain(r) : NULL, res->key);
 	set_paths(r, cfg_hash, res->key, p);
 	if (load_cached(p, res))
 		return 0;
 	res->cached = 1;
 	return 1;
+}
+
+int kbuild_key_of(const struct kbuild_req *req, char key[65])
+{
+	struct kbuild_result res;
+	char cfg_hash[65];
+	struct kb_paths p;
+	int ret = key_paths(req, &p, cfg_hash, &res);
+
+	snprintf(key, 65, "%s", res.key);
+	kbuild_result_free(&res);
+	return ret < 0 && !key[0] ? -1 : 0;
 }
 
 int kbuild_lookup(const struct kbuild_req *req, struct kbuild_result *res)

@@ -5,10 +5,15 @@
  * Layout under the cache root (shared by runners and tests on a host);
  * only obj*, ccache-* and the worktree's directories are the build
  * user's (docs/security.md):
- *   ccache-<uid>[-base]/             compiler cache (patched / base builds)
+ *   ccache-<uid>-<domain>/           compiler cache of a trust domain ("base":
+ *                                    builds without patches)
+ *   ccache-<uid>-shared/             ccache file: remote storage, written by
+ *                                    base builds, read by every build
+ *   cc/<domain>/ccache.conf          root's: the ccache configuration of a
+ *                                    domain's builds (CCACHE_CONFIGPATH)
  *   trees/<base>-<cfg12>-s/src       worktree (ktree farm of the base)
- *   trees/<base>-<cfg12>-s/obj       object dir (O=) of patched builds
- *   trees/<base>-<cfg12>-s/obj-base  object dir of base builds
+ *   trees/<base>-<cfg12>-s/obj-<domain>  object dir (O=) of a trust
+ *                                    domain's builds (obj-base: no patches)
  *   trees/<base>-<cfg12>-s/in        config inputs the sandbox reads
  *   trees/<base>-<cfg12>-s/state     root 0700: lock, copies, patches,
  *                                    build.log
@@ -17,6 +22,7 @@
  *                                    sha256, config hash)
  *   images/<key>/meta                release=, build_id=, seconds=,
  *                                    commit= (git bases)
+ *   images/<key>/config              the build's .config
  *   images/<key>/System.map          symbols of the image (exact profiles)
  */
 #ifndef PERFLAB_KBUILD_H
@@ -32,6 +38,14 @@ enum kbuild_status {
 	KBUILD_PATCH_FAILED,	/* reason patch_apply */
 	KBUILD_BUILD_FAILED,	/* reason build (incl. config check) */
 	KBUILD_INTERNAL,
+};
+
+/* The shared compiler caches (docs/contracts.md section 6). */
+struct kbuild_ccache {
+	const char *redis_socket;	/* Redis over a Unix socket; NULL: none */
+	const char *rw_user, *rw_pass;	/* base builds: may write */
+	const char *ro_user, *ro_pass;	/* patched builds: reads only */
+	int timeout_ms;			/* connect and per operation */
 };
 
 struct kbuild_req {
@@ -50,6 +64,11 @@ struct kbuild_req {
 	const volatile sig_atomic_t *cancel;
 	uid_t uid;		/* build user if root; -1: nobody */
 	gid_t gid;
+	/* Trust domain of a patched build (kimage_domain_valid); NULL:
+	 * "local". Builds without patches are always "base". */
+	const char *domain;
+	const struct kbuild_ccache *cc;	/* NULL: no Redis */
+	double *cpu_s;		/* when set: += the CPU seconds of the build */
 };
 
 struct kbuild_result {
@@ -71,10 +90,15 @@ int kbuild_config_hash(const char *config_path, const char *base_config,
 		       char out[65]);
 /* sha256 over the ordered sha256s of the patches' raw text. */
 void kbuild_patchset_hash(const struct kpatch *p, int n, char out[65]);
-/* @commit NULL for tarball bases (their keys predate git bases). */
+/* @commit NULL for tarball bases (their keys predate git bases);
+ * @domain NULL for builds without patches. */
 void kbuild_key(const char *base_name, const char *commit,
 		const char *patchset_hash, const char *config_hash,
-		char out[65]);
+		const char *domain, char out[65]);
+/* The trust domain @req builds in ("base" without patches). */
+const char *kbuild_domain(const struct kbuild_req *req);
+/* The key of @req's image (nothing is read but the config files): 0, -1. */
+int kbuild_key_of(const struct kbuild_req *req, char key[65]);
 /*
  * Every line of the fragment must hold in the final .config: "CONFIG_X=v"
  * present verbatim, "# CONFIG_X is not set" not set. 0 ok; else -1 and

@@ -6,6 +6,7 @@
  * `perflab-runner try ...` runs the same pipeline without a server.
  */
 #include "runners/runner/backend.h"
+#include "runners/runner/buildonce.h"
 #include "runners/runner/facts.h"
 #include "runners/runner/hb.h"
 #include "runners/runner/proto.h"
@@ -52,6 +53,8 @@ struct opts {
 	const char *try_base;
 	int try_runs;
 	int try_build_only;
+	const char *try_domain;
+	struct kbuild_ccache cc;
 	char top[PATH_MAX];
 };
 
@@ -84,13 +87,21 @@ static void usage(FILE *f)
 "  --build-user USER   when root: apply patches and build as USER in the\n"
 "                      bubblewrap sandbox (default: nobody; never root)\n"
 "  --claim-wait S      long-poll seconds (25)\n"
+"  --role ROLE         builder (builds images for others, runs no job),\n"
+"                      test (never builds: downloads), any (default),\n"
+"                      none (no image store: builds all it runs, alone)\n"
+"  --ccache-redis SOCK the lab's shared ccache: Redis's Unix socket; base\n"
+"                      builds write it, patched builds only read it\n"
+"  --ccache-redis-auth FILE  \"rw USER PASS\" and \"ro USER PASS\" lines\n"
+"  --ccache-redis-timeout MS  connect/operation timeout (500)\n"
 "  --once              handle one job then exit\n"
 "try mode: --patch FILE (repeatable, in order), --cmdline S (variant kernel\n"
 "  command line), --setup CMD (local), --bench-params JSON (as a job's\n"
 "  bench), --runs N,\n"
 "  --config NAME, --git URL --commit SHA (a git base instead of --tree;\n"
 "  --base NAME names it, default linux-git); prints each run's summary and writes\n"
-"  WORKDIR/try-N.json. --build-only: build (or find in the cache) the\n"
+"  WORKDIR/try-N.json. --trust-domain D: build patches as trust domain D\n"
+"  (the daemon's trust_domain; default local). --build-only: build (or find in the cache) the\n"
 "  image and print \"KEY RELEASE IMAGE\" (prebuilt images for a kexec host).\n");
 }
 
@@ -100,7 +111,8 @@ enum { O_SERVER = 256, O_KEY, O_KEYFILE, O_BACKEND, O_NAME, O_LABEL,
        O_NOKVM, O_KBASE, O_BUSER, O_STATE, O_POLLQ, O_KINITRD, O_CONSLOG,
        O_BUILDONLY, O_WAIT, O_ONCE,
        O_PATCH, O_CMDLINE, O_TSETUP, O_TBENCH, O_RUNS, O_CONFIG, O_GIT,
-       O_COMMIT, O_BASE, O_HELP };
+       O_COMMIT, O_BASE, O_ROLE, O_REDIS, O_REDIS_AUTH, O_REDIS_TO,
+       O_TDOMAIN, O_HELP };
 
 static const struct option longopts[] = {
 	{ "server", 1, 0, O_SERVER }, { "key", 1, 0, O_KEY },
@@ -121,7 +133,10 @@ static const struct option longopts[] = {
 	{ "patch", 1, 0, O_PATCH }, { "cmdline", 1, 0, O_CMDLINE },
 	{ "runs", 1, 0, O_RUNS }, { "config", 1, 0, O_CONFIG },
 	{ "git", 1, 0, O_GIT }, { "commit", 1, 0, O_COMMIT },
-	{ "base", 1, 0, O_BASE },
+	{ "base", 1, 0, O_BASE }, { "role", 1, 0, O_ROLE },
+	{ "ccache-redis", 1, 0, O_REDIS }, { "ccache-redis-auth", 1, 0, O_REDIS_AUTH },
+	{ "ccache-redis-timeout", 1, 0, O_REDIS_TO },
+	{ "trust-domain", 1, 0, O_TDOMAIN },
 	{ "bench-params", 1, 0, O_TBENCH }, { "setup", 1, 0, O_TSETUP },
 	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
 };
@@ -155,6 +170,18 @@ static char *read_key_file(const char *path)
 	}
 	k[strcspn(k, "\r\n")] = 0;
 	return k;
+}
+
+static void fail_usage(const char *msg);
+
+static void redis_auth(struct opts *o, const char *file)
+{
+	char err[512];
+
+	if (buildonce_redis_auth(file, &o->cc, err, sizeof(err))) {
+		fprintf(stderr, "perflab-runner: --ccache-redis-auth %s\n", err);
+		exit(2);
+	}
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -219,6 +246,17 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_GIT: o->try_git = optarg; break;
 		case O_COMMIT: o->try_commit = optarg; break;
 		case O_BASE: o->try_base = optarg; break;
+		case O_ROLE:
+			if (strcmp(optarg, "builder") && strcmp(optarg, "test") &&
+			    strcmp(optarg, "any") && strcmp(optarg, "none"))
+				fail_usage("--role is builder, test, any or none");
+			o->proto.role = optarg;
+			break;
+		case O_REDIS: o->cc.redis_socket = optarg; break;
+		case O_REDIS_AUTH: redis_auth(o, optarg); break;
+		case O_REDIS_TO: o->cc.timeout_ms = positive(optarg,
+						"--ccache-redis-timeout"); break;
+		case O_TDOMAIN: o->try_domain = optarg; break;
 		case O_HELP: case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -352,6 +390,13 @@ static void set_defaults(struct opts *o)
 		c->insn_plugin = absolute(c->insn_plugin);
 	if (c->base_config)
 		c->base_config = absolute(c->base_config);
+	if (o->cc.redis_socket && !o->cc.rw_user)
+		fail_usage("--ccache-redis needs --ccache-redis-auth");
+	c->cc = &o->cc;
+	if (!o->proto.role)
+		o->proto.role = "any";
+	if (!strcmp(o->proto.role, "none"))
+		o->proto.role = NULL;
 	check_backend(o);
 }
 
@@ -490,6 +535,11 @@ static void handle_job(struct opts *o, const char *text)
 		json_decref(raw);
 		return;
 	}
+	if (j.build_id) {
+		buildonce_task(&o->proto, &o->cfg, &j, &stop_flag);
+		job_free(&j);
+		return;
+	}
 	fprintf(stderr, "perflab-runner: job %lld: experiment %lld variant "
 		"%s run %d (attempt %d)%s\n", j.id, j.experiment_id, j.variant,
 		j.run_index, j.attempt, j.nruns ? ", toggle boot" : "");
@@ -508,6 +558,7 @@ static void handle_job(struct opts *o, const char *text)
 	c.arg = &h;
 	c.run_done = toggle_run_done;
 	c.run_arg = &ts;
+	c.proto = &o->proto;
 	ret = o->be->run(&c, &j, &out);
 	if (ret == BACKEND_REBOOTING)
 		wait_for_reboot(o, &h);
@@ -533,6 +584,8 @@ static int do_register(struct opts *o)
 	json_t *facts;
 	int ret;
 
+	json_decref(o->proto.configs);
+	o->proto.configs = o->proto.role ? buildonce_configs(&o->cfg) : NULL;
 	facts = facts_collect("", be->name, o->cfg.target,
 			      be->poll_ok ? be->poll_ok(&o->cfg) : -1);
 	if (be->facts)
@@ -565,6 +618,7 @@ static int resume_begin(void *arg, const struct job *j, struct exec_ctx *c)
 	c->arg = &r->h;
 	c->run_done = toggle_run_done;
 	c->run_arg = &r->ts;
+	c->proto = &r->o->proto;
 	return 0;
 }
 
@@ -682,6 +736,8 @@ static json_t *try_job(struct opts *o, int run)
 						     o->try_config : "qemu"));
 	json_object_set_new(j, "variant", v);
 	json_object_set_new(j, "bench", bench);
+	if (o->try_domain)
+		json_object_set_new(j, "trust_domain", json_string(o->try_domain));
 	return j;
 }
 

@@ -77,6 +77,10 @@ int proto_register(const struct proto *p, const char *backend,
 	json_object_set_new(body, "labels", ls);
 	json_object_set_new(body, "backend", json_string(backend));
 	json_object_set(body, "facts", facts);
+	if (p->role)
+		json_object_set_new(body, "role", json_string(p->role));
+	if (p->configs)
+		json_object_set(body, "configs", p->configs);
 	st = proto_post(p, "/api/v1/hosts/register", body, NULL, err, errlen);
 	return st >= 200 && st < 300 ? PROTO_OK : PROTO_ERR;
 }
@@ -106,13 +110,13 @@ int proto_claim(const struct proto *p, int wait, char **job, char *err,
 	return PROTO_ERR;
 }
 
-static int job_post(const struct proto *p, long long job, const char *what,
-		    json_t *body, char *err, size_t errlen)
+static int kind_post(const struct proto *p, const char *kind, long long job,
+		     const char *what, json_t *body, char *err, size_t errlen)
 {
 	char path[128];
 	long st;
 
-	snprintf(path, sizeof(path), "/api/v1/jobs/%lld/%s", job, what);
+	snprintf(path, sizeof(path), "/api/v1/%s/%lld/%s", kind, job, what);
 	st = proto_post(p, path, body, NULL, err, errlen);
 	if (st >= 200 && st < 300)
 		return PROTO_OK;
@@ -121,6 +125,12 @@ static int job_post(const struct proto *p, long long job, const char *what,
 	if (st >= 400 && st < 500 && st != 408 && st != 429)
 		return PROTO_REFUSED;
 	return PROTO_ERR;
+}
+
+static int job_post(const struct proto *p, long long job, const char *what,
+		    json_t *body, char *err, size_t errlen)
+{
+	return kind_post(p, "jobs", job, what, body, err, errlen);
 }
 
 int proto_heartbeat(const struct proto *p, long long job, const char *lease,
@@ -181,4 +191,37 @@ int proto_fail(const struct proto *p, long long job, const char *lease,
 	json_object_set_new(body, "reason", json_string(reason));
 	json_object_set_new(body, "log", proto_text(log));
 	return post_acked(p, job, "fail", body, err, sizeof(err));
+}
+
+int proto_build_heartbeat(const struct proto *p, long long id, const char *lease,
+			  const char *phase, const char *message, char *err,
+			  size_t errlen)
+{
+	json_t *body = json_pack("{s:s,s:s,s:s}", "lease", lease, "phase", phase,
+				 "message", message ? message : "");
+	int ret = kind_post(p, "builds", id, "heartbeat", body, err, errlen);
+
+	return ret == PROTO_REFUSED ? PROTO_ERR : ret;
+}
+
+int proto_build_fail(const struct proto *p, long long id, const char *lease,
+		     const char *reason, const char *log)
+{
+	json_t *body = json_object();
+	char err[512];
+	int delay = 1, ret;
+
+	json_object_set_new(body, "lease", json_string(lease));
+	json_object_set_new(body, "reason", json_string(reason));
+	json_object_set_new(body, "log", proto_text(log));
+	for (int tries = 0; tries < 5; tries++) {
+		ret = kind_post(p, "builds", id, "fail", json_incref(body), err,
+				sizeof(err));
+		if (ret != PROTO_ERR)
+			break;
+		sleep(delay);
+		delay *= 2;
+	}
+	json_decref(body);
+	return ret;
 }

@@ -12,6 +12,10 @@ struct proto {
 	const char *server;	/* "http://127.0.0.1:8080" */
 	const char *key;	/* runner key */
 	const char *name;	/* host name */
+	/* Build once (registration): builder|test|any, and the config hash
+	 * of each fragment; NULL: registered without (older daemons). */
+	const char *role;
+	json_t *configs;
 	const volatile sig_atomic_t *stop; /* give up retries when set */
 };
 
@@ -45,6 +49,12 @@ int proto_result(const struct proto *p, long long job, json_t *body,
 		 char *err, size_t errlen);
 int proto_fail(const struct proto *p, long long job, const char *lease,
 	       const char *reason, const char *log);
+/* Build tasks (/api/v1/builds/ID/...): like the job calls. */
+int proto_build_heartbeat(const struct proto *p, long long id, const char *lease,
+			  const char *phase, const char *message, char *err,
+			  size_t errlen);
+int proto_build_fail(const struct proto *p, long long id, const char *lease,
+		     const char *reason, const char *log);
 
 /* JSON string of arbitrary log text: bytes that are not printable ASCII,
  * newline or tab become '?', so logs never break the JSON encoder. */

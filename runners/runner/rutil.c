@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -167,9 +168,15 @@ int rutil_run(const struct rutil_cmd *c, int *status)
 	lp.wr = -1;
 	setpgid(pid, pid);
 	for (;;) {
-		w = waitpid(pid, &ws, WNOHANG);
-		if (w == pid)
+		struct rusage ru;
+
+		w = wait4(pid, &ws, WNOHANG, &ru);
+		if (w == pid) {
+			if (c->cpu_s)
+				*c->cpu_s += ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+					     (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 			break;
+		}
 		if (w < 0 && errno != EINTR) {
 			logpipe_close(&lp);
 			return RUTIL_ERROR;

@@ -31,6 +31,8 @@ struct rutil_cmd {
 	uid_t uid;		/* run as this user when gid/uid != -1 and root */
 	gid_t gid;
 	int umask;		/* the child's umask; -1: inherit */
+	double *cpu_s;		/* when set: += the child's and its reaped
+				 * descendants' user + system seconds */
 };
 
 /* Result of rutil_run. */

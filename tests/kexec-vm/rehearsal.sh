@@ -72,6 +72,10 @@ E2=$(jq -r .id <<<"$body")
 # disk gets images/<key> exactly as its --kcache would hold them.
 img=$TMP/images
 mkdir -p "$img/images"
+# Patched images are built in the submitter's trust domain (the claim's
+# trust_domain, docs/contracts.md section 6), so the keys are the VM's.
+dom=$(printf 'perflab-trust-domain-v1\n%s' "$(sql "SELECT lower(hex(hash)) FROM api_keys WHERE name = 'rehearsal'")" |
+	sha256sum | cut -c1-16)
 cp "$KH/initrd.cpio" "$img/"
 for v in $(sql "SELECT id FROM variants WHERE experiment_id IN ($E1, $E2)"); do
 	args=()
@@ -81,7 +85,8 @@ for v in $(sql "SELECT id FROM variants WHERE experiment_id IN ($E1, $E2)"); do
 		args+=(--patch "$TMP/p$p.patch")
 	done
 	line=$("$R" try --build-only --backend kexec --config kexec-vm \
-		--kcache "$KCACHE" --workdir "$TMP/try" "${args[@]}" 2>>"$OUT/prebuild.log" |
+		--kcache "$KCACHE" --workdir "$TMP/try" --trust-domain "$dom" \
+		"${args[@]}" 2>>"$OUT/prebuild.log" |
 		tail -n1)
 	read -r key release image <<<"$line"
 	[ -f "$image" ] || fail "prebuilding variant $v: $line $(tail -5 "$OUT/prebuild.log")"

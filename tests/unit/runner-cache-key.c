@@ -2,7 +2,8 @@
 /*
  * Description: kernel image cache keys depend on exactly the base, the
  * ordered patch contents and the config fragment, and for a git base on
- * its commit too (tarball keys stay what they were); and the config check
+ * its commit too (tarball keys stay what they were), and for a patched
+ * build the trust domain it was built in; and the config check
  * after olddefconfig names every fragment option that did not stick.
  */
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static void key(const char *base, const struct kpatch *p, int n,
 
 	kbuild_patchset_hash(p, n, ps);
 	CHECK(kbuild_config_hash(cfg, base_config, ch) == 0);
-	kbuild_key(base, commit, ps, ch, out);
+	kbuild_key(base, commit, ps, ch, n ? "local" : NULL, out);
 }
 
 static void git_keys(const struct kpatch *ab, const char *c1,
@@ -37,11 +38,12 @@ static void git_keys(const struct kpatch *ab, const char *c1,
 {
 	char ps[65], ch[65], want[65], g1[65], g2[65], g3[65], *s;
 
-	/* The tarball key as older runners computed it: caches stay valid. */
+	/* The tarball key of docs/contracts.md section 6 (a patched build
+	 * of `try`: trust domain "local"). */
 	kbuild_patchset_hash(ab, 2, ps);
 	CHECK(kbuild_config_hash(c1, NULL, ch) == 0);
 	s = rutil_strdupf("perflab-kbuild-v2\nbase=linux-6.1\npatches=%s\n"
-			  "config=%s\n", ps, ch);
+			  "config=%s\ndomain=local\n", ps, ch);
 	rutil_sha256_hex(s, strlen(s), want);
 	free(s);
 	CHECK(!strcmp(tarball, want));
@@ -61,6 +63,16 @@ static void git_keys(const struct kpatch *ab, const char *c1,
 	key("linux-6.1", NULL, 0, c1, g3);
 	CHECK(strcmp(g2, g3));
 	commit = NULL;
+	/* A patched build's trust domain is in its key; a base build has none. */
+	kbuild_patchset_hash(ab, 2, ps);
+	kbuild_key("linux-6.1", NULL, ps, ch, "d1", g1);
+	kbuild_key("linux-6.1", NULL, ps, ch, "d2", g2);
+	CHECK(strcmp(g1, g2) && strcmp(g1, tarball));
+	s = rutil_strdupf("perflab-kbuild-v2\nbase=linux-6.1\npatches=%s\n"
+			  "config=%s\ndomain=d1\n", ps, ch);
+	rutil_sha256_hex(s, strlen(s), want);
+	free(s);
+	CHECK(!strcmp(g1, want));
 }
 
 int main(void)

@@ -79,7 +79,8 @@ static void setup_image(struct runner_cfg *cfg, const struct job *j)
 	CHECK(kbuild_config_hash(cfgfile, NULL, ch) == 0);
 	kbuild_patchset_hash(j->patches, j->npatches, ps);
 	kbuild_key(j->base_name, j->base_git ? j->base_commit : NULL, ps, ch,
-		   key);
+		   j->npatches ? (j->trust_domain ? j->trust_domain : "local") :
+		   NULL, key);
 	dir = rutil_strdupf("kcache/images/%s/", key);
 	put(rutil_strdupf("%sbzImage", dir), "MZ", 0);
 	put(rutil_strdupf("%sbuild.log", dir), "built\n", 0);
