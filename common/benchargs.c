@@ -2,7 +2,7 @@
 /*
  * benchargs: bench parameters from a job into perflab-bench flags.
  */
-#include "runners/runner/benchargs.h"
+#include "common/benchargs.h"
 #include "common/bench_params.h"
 
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * keys with integer/bool values in range are accepted, so the result is
  * safe to put on a kernel command line (no spaces, quotes or shell text).
  */
-#ifndef PERFLAB_BENCHARGS_H
-#define PERFLAB_BENCHARGS_H
+#ifndef PERFLAB_COMMON_BENCHARGS_H
+#define PERFLAB_COMMON_BENCHARGS_H
 
 #include <jansson.h>
 #include <stddef.h>
