@@ -67,7 +67,8 @@ int jobs_heartbeat(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
 		   int64_t host_id, const char *lease, const char *phase,
 		   const char *message, time_t now, time_t *expires);
 
-/* @reason: patch_apply|build (variant fails) or boot|bench|internal (retry). */
+/* @reason: patch_apply|build|setting (variant fails) or boot|bench|internal|
+ * infrastructure (retry; infrastructure: a LAVA lab failed, lava.h). */
 int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
 	      int64_t host_id, const char *lease, const char *reason,
 	      const char *log, time_t now);
