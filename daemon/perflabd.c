@@ -32,6 +32,8 @@ static void usage(FILE *f)
 		"                [--public-url URL] [--max-queued-runs N]\n"
 		"                [--trusted-proxy ADDR[,ADDR]]...\n"
 		"                [--git-dir DIR] [--track-poll SECONDS]\n"
+		"                [--lava-guest DIR] [--lava-images DIR]\n"
+		"                [--lava-url URL]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -250,6 +252,9 @@ int main(int argc, char **argv)
 		{ "trusted-proxy", required_argument, NULL, 'X' },
 		{ "git-dir", required_argument, NULL, 'G' },
 		{ "track-poll", required_argument, NULL, 'K' },
+		{ "lava-guest", required_argument, NULL, 'g' },
+		{ "lava-images", required_argument, NULL, 'i' },
+		{ "lava-url", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -285,6 +290,14 @@ int main(int argc, char **argv)
 			break;
 		case 'U': cfg.public_url = optarg; break;
 		case 'G': cfg.git_dir = optarg; break;
+		case 'g': cfg.lava.guest_dir = optarg; break;
+		case 'i': cfg.lava.images_dir = optarg; break;
+		case 'C':
+			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
+				return fprintf(stderr, "perflabd: bad --lava-url"
+					       " (http:// or https://)\n"), 2;
+			cfg.lava.url = optarg;
+			break;
 		case 'K':
 			if (parse_int(optarg, 0, 86400 * 7, &cfg.track_poll))
 				return fprintf(stderr, "perflabd: bad --track-poll"

@@ -10,6 +10,7 @@
 
 #include "common/bench_params.h"
 #include "daemon/http/api.h"
+#include "daemon/lab/lava.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/store/db.h"
 #include "daemon/lab/bases.h"
@@ -547,6 +548,8 @@ json_t *api_experiment_json(sqlite3 *db, int64_t id)
 		" FROM jobs j JOIN variants v ON v.id = j.variant_id"
 		" LEFT JOIN hosts h ON h.id = j.lease_host_id WHERE j.experiment_id = ?"
 		" ORDER BY j.seq", id));
+	/* Jobs that ran through a LAVA lab: LAVA's ids and links. */
+	json_object_set_new(o, "lava_jobs", lava_experiment_jobs(db, id));
 	a = query_rows(db,
 		"SELECT r.id, r.job_id, r.variant_id, v.name AS variant, r.run_index,"
 		" r.boot_id, r.boot_pos,"
