@@ -119,6 +119,23 @@ export function normJob(j) {
 	};
 }
 
+// A LAVA job that ran one attempt of a perflab job (LAVA-bound labels).
+export function normLavaJob(l) {
+	return {
+		jobId: num(l.job_id),
+		attempt: num(l.attempt),
+		lavaId: num(l.lava_id),
+		lab: str(l.lab),
+		url: str(l.url),
+		state: str(l.state),
+		lavaState: str(l.lava_state),
+		health: str(l.lava_health),
+		outcome: str(l.outcome),
+		message: str(l.message),
+		callbacks: num(l.callbacks) || 0,
+	};
+}
+
 export function normExperiment(e) {
 	if (!e || typeof e !== 'object') return null;
 	const variants = arr(e.variants).map((v, i) => ({
@@ -153,6 +170,7 @@ export function normExperiment(e) {
 		else if (cmp.verdict) comparisons = [normComparison(cmp)];
 	}
 	const jobs = arr(e.jobs).map(normJob);
+	const lavaJobs = arr(e.lava_jobs).map(normLavaJob);
 	const prog = e.progress || {};
 	const runsPer = num(e.runs_planned, e.runs);
 	let planned = num(prog.jobs_total, prog.planned, prog.total);
@@ -190,7 +208,7 @@ export function normExperiment(e) {
 		delta: num(e.delta_pct, firstVerdict && firstVerdict.delta),
 		created: e.created_at, started: e.started_at, finished: e.finished_at,
 		failure: str(e.failure_reason),
-		variants, patches, jobs, comparisons,
+		variants, patches, jobs, lavaJobs, comparisons,
 		failed: num(prog.jobs_failed, prog.failed) || 0,
 		lkp: str(e.lkp, e.lkp_text, cmp && cmp.text, cmp && cmp.lkp) || comparisons.map((c) => c.text).filter(Boolean).join('\n'),
 		raw: e,
