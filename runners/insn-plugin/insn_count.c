@@ -32,7 +32,9 @@
  * runs on the one vCPU thread of a qemu-icount guest (-smp 1, no MTTCG),
  * so nothing here is locked.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,16 +389,33 @@ static void dump_to_console(void)
 {
 	struct acc a = { 0 };
 	uint64_t total = collect(&a);
-	FILE *f = fdopen(dup(2), "w");
+	char *buf = NULL;
+	size_t len = 0, off = 0;
+	FILE *f = open_memstream(&buf, &len);
 
-	if (!f) {
-		perror("perflab-insn: stderr");
-	} else {
+	if (f) {
 		fprintf(f, "\n" INSN_CONSOLE_BEGIN "\n");
 		write_profile(f, &a, total);
 		fprintf(f, INSN_CONSOLE_END "\n");
-		fclose(f);
 	}
+	if (!f || fclose(f)) {
+		fprintf(stderr, "perflab-insn: out of memory for the profile\n");
+		goto out;
+	}
+	/* QEMU's stdio is non-blocking: wait for room, never drop a byte. */
+	while (off < len) {
+		ssize_t n = write(2, buf + off, len - off);
+		struct pollfd p = { .fd = 2, .events = POLLOUT };
+
+		if (n > 0)
+			off += (size_t)n;
+		else if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			poll(&p, 1, 1000);
+		else
+			break;
+	}
+out:
+	free(buf);
 	free(a.key);
 	free(a.val);
 	console_done = 1;
