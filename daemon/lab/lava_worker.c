@@ -88,10 +88,14 @@ static void submit(struct lava_worker *w, sqlite3 *rdb, const struct lava_lab *l
 	}
 	def = lava_render(&w->cfg, lab, &s, &img, &reason, err, sizeof(err));
 	if (!def && !strcmp(reason, "wait")) {
-		db = db_writer_lock(w->writer);
-		lava_set_message(db, o->row, err);
-		db_writer_unlock(w->writer);
-		keep(w, lab, o, "build", err);
+		/* Waiting for the image: say so, every third of the lease. */
+		if (time(NULL) - kept_at(w, o->row) >= w->jc.lease_seconds / 3) {
+			db = db_writer_lock(w->writer);
+			lava_set_message(db, o->row, err);
+			db_writer_unlock(w->writer);
+			if (!keep(w, lab, o, "build", err))
+				set_kept(w, o->row, time(NULL));
+		}
 		goto out;
 	}
 	if (def) {

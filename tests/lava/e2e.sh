@@ -197,6 +197,11 @@ echo "second LAVA job's variant: $yes_def"
 sj=$(api GET "/api/v1/lava/jobs/$(jq -r '.[0].id' <<<"$lj")" "$ADMIN")
 expect_status 200 "GET the LAVA job"
 grep -q 'plj_REDACTED' <<<"$sj" || fail "the stored definition does not redact the job token"
+# For the record: a definition perflab produced, and what LAVA's callback
+# sent (LAVA keeps the callback's data as job_data.gz).
+jq -r .definition <<<"$sj" >"$TOP/build/test-logs/lava-definition.yaml"
+cb=$(find "$LAVA_DIR/media" -name job_data.gz | head -n1)
+[ -n "$cb" ] && zcat "$cb" | jq . >"$TOP/build/test-logs/lava-callback.json"
 if grep -qE 'plj_[0-9a-f]{32}' <<<"$sj"; then fail "a job token in the API"; fi
 
 # The kernel without init: Incomplete in LAVA, retried, failed with LAVA's reason.
