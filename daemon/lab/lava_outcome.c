@@ -9,6 +9,7 @@
 #include "daemon/lab/lava_console.h"
 #include "daemon/lab/lava_log.h"
 #include "daemon/lab/lava_result.h"
+#include "daemon/lab/ingest.h"
 #include "common/insn_profile.h"
 
 #include <stdio.h>
@@ -158,6 +159,14 @@ int lava_outcome_prepare(const struct lava_cfg *cfg, const struct lava_open *o,
 		out->body = result_body(o, &l, bench);
 		if (!out->body)
 			goto oom;
+		/* The guest's JSON, checked as any runner's upload is. */
+		if (ingest_validate(out->body, err, sizeof(err))) {
+			json_decref(out->body);
+			out->body = NULL;
+			out->reason = "bench";
+			snprintf(out->message, sizeof(out->message), "the bench"
+				 " result is refused: %s", err);
+		}
 		goto out;
 	}
 	out->reason = v.reason;
