@@ -109,6 +109,8 @@ const struct route perflab_routes[] = {
 	{ "GET", "/api/v1/lava/jobs/{id}", AUTH_READ, api_lava_job_get, 0, 0 },
 	{ "POST", "/api/v1/lava/callback/{id}", AUTH_PUBLIC, api_lava_callback, 1 << 20, ROUTE_WRITES },
 	{ "GET", "/api/v1/lava/files/{id}/{name}", AUTH_PUBLIC, api_lava_file, 0, 0 },
+	/* LAVA's downloader asks HEAD first (the size), then GET */
+	{ "HEAD", "/api/v1/lava/files/{id}/{name}", AUTH_PUBLIC, api_lava_file, 0, 0 },
 };
 
 const size_t perflab_routes_count = sizeof(perflab_routes) / sizeof(perflab_routes[0]);

@@ -69,6 +69,8 @@ for tok in "" plj_0123456789abcdef0123456789abcdee short; do
 		${tok:+-H "X-Perflab-Token: $tok"} >"$TMP/st"
 	check "$(cat "$TMP/st")" = 403 "a download with token '$tok'"
 done
+curl -s -o /dev/null -w '%{http_code}' -I "$BASE/api/v1/lava/files/1/initramfs.cpio" >"$TMP/st"
+check "$(cat "$TMP/st")" = 403 "HEAD (LAVA's downloader asks it first) without the token"
 c=$(curl -s -X POST "$BASE/api/v1/lava/callback/1" -H 'X-Perflab-Token: plj_0123456789abcdef0123456789abcdef')
 check "$(jq -r .state <<<"$c")" = fetching "the right token's callback"
 check "$(sql 'SELECT callbacks || state FROM lava_jobs')" = 1fetching "counted, fetching"
