@@ -31,7 +31,9 @@ for f in "$RUNNER" "$TOP/build/perflab-bench-static" "$PLUGIN"; do
 done
 [ -f "$TOP/build/linux-source-6.1/Makefile" ] || skip "base tree missing (make deps)"
 [ -x /bin/busybox ] || skip "busybox-static is not installed"
-python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml is not installed"
+# PyYAML as LAVA has it: Debian's python3 (another python3 may come first).
+PY=/usr/bin/python3
+$PY -c 'import yaml' 2>/dev/null || skip "python3-yaml is not installed"
 lava_check_tools
 CANARY=$TOP/kernel-patches/0004-block-perflab_canary-calibration-parameter.patch
 T0=$(date +%s)
@@ -170,14 +172,14 @@ check "$(jq '[.[].lava_id] == ([.[].lava_id] | sort)' <<<"$lj")" = true "LAVA jo
 seqv=$(jq -r '[.jobs | sort_by(.seq)[] | .variant] | join(" ")' <<<"$exp")
 lavav=$(for id in $(jq -r '.[].lava_id' <<<"$lj"); do
 	lava_api GET "api/v0.2/jobs/$id/" | jq -r .definition |
-		python3 -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["metadata"]["perflab.variant"])'
+		$PY -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["metadata"]["perflab.variant"])'
 done | tr '\n' ' ' | sed 's/ $//')
 check "$lavav" = "$seqv" "LAVA ran the variants in the experiment's order"
 first=$(jq -r '.[0].lava_id' <<<"$lj")
 mkdir -p "$TOP/build/test-logs"
 lava_api GET "api/v0.2/jobs/$first/logs/" >"$TOP/build/test-logs/lava-job-complete.yaml"
 lava_api GET "api/v0.2/jobs/$first/" | jq -r .definition >"$TMP/lava-def.yaml"
-TITLE="$TITLE" python3 - "$TMP/lava-def.yaml" "$LAVA_TAG" <<'PY' || fail "LAVA's definition is not what perflab meant"
+TITLE="$TITLE" $PY - "$TMP/lava-def.yaml" "$LAVA_TAG" <<'PY' || fail "LAVA's definition is not what perflab meant"
 import os, sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
 m = d["metadata"]
@@ -191,7 +193,7 @@ assert cb["header"] == "X-Perflab-Token" and cb["token"].startswith("plj_")
 print("LAVA's definition: metadata", m)
 PY
 yes_def=$(lava_api GET "api/v0.2/jobs/$(jq -r '[.[] | select(.lava_id)][1].lava_id' <<<"$lj")/" | jq -r .definition |
-	python3 -c 'import sys, yaml; v = yaml.safe_load(sys.stdin)["metadata"]["perflab.variant"]; print(type(v).__name__, v)')
+	$PY -c 'import sys, yaml; v = yaml.safe_load(sys.stdin)["metadata"]["perflab.variant"]; print(type(v).__name__, v)')
 echo "second LAVA job's variant: $yes_def"
 [ "$yes_def" = "str yes" ] || fail "variant read back as $yes_def"
 sj=$(api GET "/api/v1/lava/jobs/$(jq -r '.[0].id' <<<"$lj")" "$ADMIN")
