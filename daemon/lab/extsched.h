@@ -31,7 +31,8 @@ struct extsched_ops {
 	 * 5xx: the same definition may be sent again later). */
 	int (*submit)(const struct lava_lab *lab, const char *definition,
 		      int64_t *id, int *retry, char *err, size_t errlen);
-	/* The job's state; 0 or -1 with err. */
+	/* The job's state; 0 or -1 with err. A job the scheduler no longer
+	 * knows is finished, state "Gone", health "Canceled". */
 	int (*status)(const struct lava_lab *lab, int64_t id,
 		      struct extsched_job *j, char *err, size_t errlen);
 	/* Its log (heap text), for the console and the results. */

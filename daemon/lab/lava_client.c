@@ -184,6 +184,16 @@ static int lava_status(const struct lava_lab *lab, int64_t id,
 	api_url(lab, url, sizeof(url), "api/v0.2/jobs/%lld/", (long long)id);
 	if (call(lab, "GET", url, NULL, 30, 4u << 20, &r, err, errlen))
 		goto out;
+	if (r.status == 404) {
+		/* Deleted in LAVA: it will never finish; say so as canceled. */
+		snprintf(j->state, sizeof(j->state), "Gone");
+		snprintf(j->health, sizeof(j->health), "Canceled");
+		snprintf(j->failure_comment, sizeof(j->failure_comment),
+			 "LAVA has no job %lld any more (deleted?)", (long long)id);
+		j->finished = 1;
+		ret = 0;
+		goto out;
+	}
 	if (r.status != 200) {
 		answer_text(&r, txt, sizeof(txt));
 		snprintf(err, errlen, "LAVA job %lld: HTTP %ld: %s",

@@ -130,7 +130,8 @@ static void finish(struct lava_worker *w, const struct lava_lab *lab,
 	size_t len = 0;
 	sqlite3 *db;
 
-	if (ops->log(lab, o->lava_id, &log, &len, err, sizeof(err))) {
+	if (strcmp(j->state, "Gone") &&
+	    ops->log(lab, o->lava_id, &log, &len, err, sizeof(err))) {
 		fprintf(stderr, "perflabd: %s: %s\n", lab->name, err);
 		return;		/* the next poll tries again */
 	}
