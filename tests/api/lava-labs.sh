@@ -81,4 +81,18 @@ check "$(sql 'SELECT callbacks FROM lava_jobs')" = 1 "not counted again"
 curl -s -o /dev/null -w '%{http_code}' "$BASE/api/v1/lava/files/1/initramfs.cpio" \
 	-H 'X-Perflab-Token: plj_0123456789abcdef0123456789abcdef' >"$TMP/st"
 check "$(cat "$TMP/st")" = 404 "the files of a finished job are gone"
+# The CLI: perflab lava add/list/remove.
+P="$TOP/build/perflab --server $BASE --key $ADMIN"
+jq -n --arg t "$TMP/token" --arg f "$T" '{name: "lava-2", label: "lava-b",
+	url: "https://lava.example.org", token_file: $t, device_type: "qemu",
+	backend: "qemu-icount", tags: ["perflab-2"], template_file: $f,
+	vars: {insn_plugin: "/p.so"}}' >"$TMP/lab2.json"
+out=$($P lava add "$TMP/lab2.json") || fail "perflab lava add: $out"
+grep -q "lab lava-2 (id 2) drives label lava-b" <<<"$out" || fail "lava add said: $out"
+out=$($P lava list)
+grep -qE '^lava-1 +lava-icount +no ' <<<"$out" && grep -qE '^lava-2 +lava-b +yes ' <<<"$out" ||
+	fail "lava list: $out"
+if grep -qF "$SECRET" <<<"$out$($P lava list --json)"; then fail "the token in the CLI's output"; fi
+$P lava remove lava-2 >/dev/null || fail "perflab lava remove"
+$P lava remove nope >/dev/null 2>&1 && fail "removing an unknown lab succeeded"
 echo ok
