@@ -10,6 +10,7 @@
 #include "daemon/http/api_trust.h"
 #include "daemon/http/api_tracks.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/validate.h"
 #include "daemon/lab/bisect_json.h"
 #include "daemon/lab/bisect_run.h"
 
@@ -18,10 +19,12 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "base", "good", "bad", "label",
 		"bench", "backend", "host_label", "runs", NULL };
 	struct bisect_spec s = { 0 };
-	json_t *body, *bench = NULL, *runs;
-	char err[512] = "", *bench_s = NULL;
+	char *bench = NULL;
+	struct trust_who who;
+	json_t *body;
+	struct lab_err e;
 	int64_t id;
-	int ret = 0, rc;
+	int ret = 0;
 
 	body = http_json_body_keys(req, resp, keys);
 	if (!body)
@@ -31,7 +34,8 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "bad", 256, &s.bad, resp) ||
 	    api_opt_string(body, "label", 200, &s.label, resp) ||
 	    api_opt_string(body, "backend", 32, &s.backend, resp) ||
-	    api_opt_string(body, "host_label", 64, &s.host_label, resp))
+	    api_opt_string(body, "host_label", 64, &s.host_label, resp) ||
+	    api_opt_int(body, "runs", 5, 1, 100, &s.runs, resp))
 		goto out;
 	if (!s.base || !s.good || !s.bad) {
 		ret = http_error(resp, 400, "'base', 'good' and 'bad' are required");
@@ -42,49 +46,31 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "backend and host_label are names of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	runs = json_object_get(body, "runs");
-	if (runs && (!json_is_integer(runs) || json_integer_value(runs) < 1 ||
-		     json_integer_value(runs) > 100)) {
-		ret = http_error(resp, 400, "'runs' must be an integer in [1, 100]");
+	ret = api_bench(body, &bench, resp);
+	if (ret != 1)
 		goto out;
-	}
-	s.runs = runs ? (int)json_integer_value(runs) : 5;
-	bench = bench_params_json(json_object_get(body, "bench"), err, sizeof(err));
-	if (!bench) {
-		ret = http_error(resp, 400, "%s", err);
-		goto out;
-	}
-	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
-	if (!bench_s) {
-		ret = -1;
-		goto out;
-	}
 	/* The first step's runs count against the key's queue quota. */
-	if (api_trust_request(req, resp, s.backend, 2 * s.runs))
-		goto out;
-	s.bench_json = bench_s;
-	s.key_id = req->auth.key_id;
-	rc = bisect_run_start(req->db, &s, &id, err, sizeof(err));
-	if (rc != 201) {
-		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	api_trust_who(req, &who);
+	if (trust_request(req->db, &who, s.backend, 2 * s.runs, &e)) {
+		ret = http_lab_error(resp, &e);
 		goto out;
 	}
-	server_queue_kick(req->srv);
-	snprintf(resp->location, sizeof(resp->location), "/api/v1/bisections/%lld",
-		 (long long)id);
-	ret = http_json(resp, 201, bisect_run_json(req->db, id));
+	s.bench_json = bench;
+	s.key_id = req->auth.key_id;
+	if (bisect_run_start(req->db, &s, &id, &e)) {
+		ret = http_lab_error(resp, &e);
+		goto out;
+	}
+	ret = api_queued(req, resp, "bisections", id, bisect_run_json(req->db, id));
 out:
-	free(bench_s);
-	json_decref(bench);
+	free(bench);
 	json_decref(body);
 	return ret;
 }
 
 int api_bisections_list(struct http_req *req, struct http_resp *resp)
 {
-	json_t *a = bisect_run_list_json(req->db);
-
-	return a ? http_json(resp, 200, json_pack("{s:o}", "bisections", a)) : -1;
+	return api_list(resp, "bisections", bisect_run_list_json(req->db));
 }
 
 int api_bisection_get(struct http_req *req, struct http_resp *resp)

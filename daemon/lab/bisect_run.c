@@ -15,6 +15,7 @@
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/planner.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 /* What a running bisection needs to queue a step. */
@@ -88,7 +89,7 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 		rc = 1;		/* not running */
 	}
 	sqlite3_finalize(st);
-	if (!rc && bases_by_id(db, b->base_id, &b->base))
+	if (!rc && bases_by_id(db, b->base_id, &b->base, NULL))
 		rc = -1;
 	return rc;
 }
@@ -113,7 +114,7 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx)
 		.nvariants = 2, .submitter_key_id = b->key_id,
 	};
 	struct gitmirror_commit c;
-	char title[256], err[256];
+	char title[256];
 	sqlite3_stmt *st;
 	int64_t exp;
 	int ok;
@@ -123,7 +124,7 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx)
 	snprintf(title, sizeof(title), "bisect %lld: %.12s %.120s",
 		 (long long)b->id, b->commits[idx], c.subject);
 	e.title = title;
-	exp = planner_create(db, &e, err, sizeof(err));
+	exp = planner_create(db, &e, NULL);
 	if (exp < 0)
 		return -1;
 	st = db_prepare(db, "INSERT INTO bisection_steps (bisection_id, idx,"
@@ -180,7 +181,7 @@ static int insert_bisection(sqlite3 *db, const struct bisect_spec *s,
 }
 
 int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
-		     char *err, size_t len)
+		     struct lab_err *e)
 {
 	struct bisection b = { 0 };
 	char good[41], bad[41], (*fp)[41] = NULL, *commits = NULL;
@@ -191,33 +192,36 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 
 	/* By name the ref's head is fetched; by id (a track's change point,
 	 * whose commits the mirror has) nothing is. */
-	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base) :
-	     bases_lookup(db, s->base, &b.base, err, len);
-	if (rc == 404)
-		return snprintf(err, len, "no such base"), 422;
+	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base, e) :
+	     bases_lookup(db, s->base, &b.base, e);
+	if (rc && e && e->st == LAB_NOT_FOUND)
+		return lab_fail(e, LAB_REJECTED, "no such base");
 	if (rc)
-		return rc;
+		return -1;
 	if (!b.base.git)
-		return snprintf(err, len, "base '%s' is not a git base", s->base), 422;
-	if ((rc = bases_commit(&b.base, s->good, good, err, len)) ||
-	    (rc = bases_commit(&b.base, s->bad, bad, err, len)))
-		return rc;
-	rc = gitmirror_first_parent(b.base.mirror, good, bad, &fp, &n, err, len);
-	if (rc)
-		return rc == -1 ? 422 : 502;
+		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base",
+				s->base);
+	if (bases_commit(&b.base, s->good, good, e) ||
+	    bases_commit(&b.base, s->bad, bad, e) ||
+	    gitmirror_first_parent(b.base.mirror, good, bad, &fp, &n, e))
+		return -1;
 	a = json_array();
 	json_array_append_new(a, json_string(good));
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_string(fp[i]));
 	free(fp);
 	commits = json_dumps(a, JSON_COMPACT);
-	rc = 500;
-	if (!commits)
+	rc = -1;
+	if (!commits) {
+		lab_fail(e, LAB_INTERNAL, "out of memory");
 		goto out;
+	}
 	/* git is done (fetch, rev-list): the rows under the write lock. */
 	w = db_write_lock(db);
-	if (db_begin(w))
+	if (db_begin(w)) {
+		lab_fail_db(e, w);
 		goto unlock;
+	}
 	if (insert_bisection(w, s, b.base.id, good, bad, commits, id))
 		goto rollback;
 	b.id = *id;
@@ -229,19 +233,20 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 	snprintf(b.backend, sizeof(b.backend), "%s", s->backend ?: "");
 	if (parse_commits(commits, &b) || queue_step(w, &b, b.n - 1))
 		goto rollback;
-	if (db_commit(w))
+	if (db_commit(w)) {
+		lab_fail_db(e, w);
 		goto unlock;
-	rc = 201;
+	}
+	rc = 0;
 	goto unlock;
 rollback:
-	if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE) {
-		snprintf(err, len, "this change point has a bisection already");
-		rc = 409;
-	}
+	if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE)
+		lab_fail(e, LAB_CONFLICT, "this change point has a bisection"
+			 " already");
+	else
+		lab_fail_db(e, w);
 	db_rollback(w);
 unlock:
-	if (rc == 500 && !err[0])
-		snprintf(err, len, "cannot store the bisection: %s", sqlite3_errmsg(w));
 	db_write_unlock(db, w);
 out:
 	free(b.commits);

@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 struct bisect_spec {
 	const char *base;	/* base name (a git base) */
@@ -37,24 +39,25 @@ struct bisect_spec {
 /*
  * Start a bisection: resolve good and bad, take the first-parent list
  * between them, store it and queue the first step (bad vs good). Own
- * transaction. 201 with *@id, or 422 (unknown base or commit, good not a
- * first-parent ancestor of bad), 502 (git failed), 500; message in @err.
+ * transaction. 0 with *@id, or -1: LAB_REJECTED (unknown base or commit,
+ * good not a first-parent ancestor of bad), LAB_CONFLICT (the change
+ * point has one), LAB_UPSTREAM (git failed).
  */
-int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
-		     char *err, size_t len);
+int bisect_run_start(store_conn *db, const struct bisect_spec *s, int64_t *id,
+		     struct lab_err *e);
 
 /*
  * Experiment @exp finished (analysed, or failed): when it is a step of a
  * running bisection, record its outcome and queue the next step or finish.
  * Returns 1 when it was a step, 0 when not, -1 on error.
  */
-int bisect_run_experiment_done(sqlite3 *db, int64_t exp);
+int bisect_run_experiment_done(store_conn *db, int64_t exp);
 
 /*
  * Steps whose experiment failed or was cancelled have no analysis to
  * continue from: the timer hands them to bisect_run_experiment_done().
  * Returns the number of steps taken, -1 on error.
  */
-int bisect_run_sweep(sqlite3 *db);
+int bisect_run_sweep(store_conn *db);
 
 #endif

@@ -8,6 +8,7 @@
 #include "daemon/lab/lava_image.h"
 #include "daemon/lab/lava_template.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/json.h"
 #include "common/benchargs.h"
 #include "common/kcmdline.h"
@@ -15,6 +16,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +449,7 @@ int lava_mark_submitted(sqlite3 *wdb, const struct jobs_ctx *c,
 		" END, definition = ?, submitted_at = ?, message = NULL WHERE id = ?"
 		" RETURNING job_id, lease_token");
 	char *red = redact(definition, token), msg[160], lease[33] = "";
+	struct lab_err e;
 	int64_t job = 0;
 	time_t exp;
 
@@ -469,7 +472,8 @@ int lava_mark_submitted(sqlite3 *wdb, const struct jobs_ctx *c,
 		return -1;
 	snprintf(msg, sizeof(msg), "LAVA job %lld submitted to %s",
 		 (long long)lava_id, lab->name);
-	jobs_heartbeat(wdb, c, job, lab->host_id, lease, "boot", msg, now, &exp);
+	jobs_heartbeat(wdb, c, job, lab->host_id, lease, "boot", msg, now, &exp,
+		       &e);
 	return 0;
 }
 
@@ -521,10 +525,13 @@ int lava_open_jobs(sqlite3 *db, int64_t lab_id, struct lava_open **out)
 int lava_keepalive(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_open *o,
 		   const char *phase, const char *message, time_t now)
 {
+	struct lab_err e;
 	time_t exp;
 
-	return jobs_heartbeat(wdb, c, o->job_id, o->host_id, o->lease, phase,
-			      message, now, &exp);
+	if (!jobs_heartbeat(wdb, c, o->job_id, o->host_id, o->lease, phase,
+			    message, now, &exp, &e))
+		return 0;
+	return e.st == LAB_CONFLICT || e.st == LAB_NOT_FOUND ? 1 : -1;
 }
 
 void lava_mark_polled(sqlite3 *wdb, int64_t row, time_t now)
@@ -578,44 +585,48 @@ static int close_row(sqlite3 *wdb, int64_t row, const char *state,
 int lava_close(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_open *o,
 	       const char *reason, const char *message, int fail_job, time_t now)
 {
+	struct lab_err e = { 0 };
 	int rc = 0;
 
 	if (fail_job)
 		rc = jobs_fail(wdb, c, o->job_id, o->host_id, o->lease, reason,
-			       message, now);
+			       message, now, &e);
 	if (close_row(wdb, o->row, fail_job ? "failed" : "cancelled", reason,
 		      message, NULL, NULL, now))
 		return -1;
-	return rc == JOB_ERROR ? -1 : 0;
+	/* A lease gone meanwhile is no error: the job moved on. */
+	return rc && e.st != LAB_CONFLICT && e.st != LAB_NOT_FOUND ? -1 : 0;
 }
 
 int lava_store_outcome(sqlite3 *wdb, const struct jobs_ctx *c,
 		       const struct lava_open *o, struct lava_outcome *out,
 		       time_t now)
 {
-	char err[512];
+	struct lab_err e = { 0 };
 	int64_t run = 0;
+	bool dup = false;
 	int rc;
 
 	if (out->body) {
-		rc = ingest_result(wdb, c, o->job_id, o->host_id, out->body, now,
-				   &run, err, sizeof(err));
-		if (rc == 201 || rc == 200)
+		if (!ingest_result(wdb, c, o->job_id, o->host_id, out->body, now,
+				   &run, &dup, &e))
 			return close_row(wdb, o->row, "done", "result",
 					 out->message, out->state, out->health, now);
-		if (rc == 409 || rc == 404)
+		if (e.st == LAB_CONFLICT || e.st == LAB_NOT_FOUND)
 			return close_row(wdb, o->row, "cancelled", "stale",
 					 "the perflab job moved on (lease gone)",
 					 out->state, out->health, now);
+		if (e.st == LAB_UNAVAILABLE || e.st == LAB_INTERNAL)
+			return -1;
 		/* Refused by ingest: the guest's result is bad. */
 		snprintf(out->message, sizeof(out->message), "result refused: %s",
-			 err);
+			 e.msg);
 		out->reason = "bench";
 	}
 	rc = jobs_fail(wdb, c, o->job_id, o->host_id, o->lease, out->reason,
-		       out->log ? out->log : out->message, now);
-	if (rc == JOB_ERROR)
+		       out->log ? out->log : out->message, now, &e);
+	if (rc && e.st != LAB_CONFLICT && e.st != LAB_NOT_FOUND)
 		return -1;
-	return close_row(wdb, o->row, rc == JOB_OK ? "failed" : "cancelled",
+	return close_row(wdb, o->row, rc ? "cancelled" : "failed",
 			 out->reason, out->message, out->state, out->health, now);
 }

@@ -36,7 +36,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/jobs.h"
 #include "daemon/lab/ingest.h"
@@ -69,20 +69,20 @@ void lava_lab_free(struct lava_lab *l);
  * "callback_url", "poll_seconds"}), creating its host. 201 with *id, or
  * 400/409/422 with the reason in err, or 500/503.
  */
-int lava_lab_add(sqlite3 *wdb, const json_t *body, int64_t *id, char *err,
+int lava_lab_add(store_conn *wdb, const json_t *body, int64_t *id, char *err,
 		 size_t errlen);
 /* Disable a lab (its host stays, for history): 200, 404. */
-int lava_lab_disable(sqlite3 *wdb, const char *name, char *err, size_t errlen);
+int lava_lab_disable(store_conn *wdb, const char *name, char *err, size_t errlen);
 /* {"labs": [...]}: never the token, only where it is read from. */
-json_t *lava_labs_json(sqlite3 *db);
+json_t *lava_labs_json(store_conn *db);
 /* The enabled labs; count, or -1. Free each with lava_lab_free. */
-int lava_labs_load(sqlite3 *db, struct lava_lab **labs);
+int lava_labs_load(store_conn *db, struct lava_lab **labs);
 
 /* The LAVA jobs of an experiment, for its page: [{job_id, attempt,
  * lava_id, url, state, lava_state, lava_health, outcome, message}]. */
-json_t *lava_experiment_jobs(sqlite3 *db, int64_t experiment_id);
+json_t *lava_experiment_jobs(store_conn *db, int64_t experiment_id);
 /* One LAVA job (definition included, its token redacted); NULL: none. */
-json_t *lava_job_json(sqlite3 *db, int64_t lava_job_id);
+json_t *lava_job_json(store_conn *db, int64_t lava_job_id);
 
 /* ---- the callback and the files (per-job token) ---------------------- */
 
@@ -91,7 +91,7 @@ json_t *lava_job_json(sqlite3 *db, int64_t lava_job_id);
  * fetch it; *kick set), 200 (already finished: nothing to do), 403 (bad
  * token), 404 (no such job).
  */
-int lava_callback(sqlite3 *wdb, int64_t row, const char *token, int *kick,
+int lava_callback(store_conn *wdb, int64_t row, const char *token, int *kick,
 		  char *err, size_t errlen);
 
 struct lava_file {
@@ -102,7 +102,7 @@ struct lava_file {
 
 /* File @name ("bzImage", "initramfs.cpio") of lava job @row for @token:
  * 200, 403, 404 (unknown, or the job is over). */
-int lava_file_find(sqlite3 *db, const struct lava_cfg *cfg, int64_t row,
+int lava_file_find(store_conn *db, const struct lava_cfg *cfg, int64_t row,
 		   const char *token, const char *name, struct lava_file *f,
 		   char *err, size_t errlen);
 
@@ -121,13 +121,13 @@ struct lava_submission {
  * @out filled and a lava_jobs row 'submitting', 0 none, -1 error. On the
  * writer connection.
  */
-int lava_claim(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_lab *lab,
+int lava_claim(store_conn *wdb, const struct jobs_ctx *c, const struct lava_lab *lab,
 	       time_t now, struct lava_submission *out);
 void lava_submission_free(struct lava_submission *s);
 
 struct lava_open;
 /* The submission of an open row (spec rebuilt, with the title). 0/-1. */
-int lava_submission_load(sqlite3 *db, const struct jobs_ctx *c,
+int lava_submission_load(store_conn *db, const struct jobs_ctx *c,
 			 const struct lava_open *o, struct lava_submission *s);
 
 /*
@@ -143,14 +143,14 @@ char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
 /* A fresh per-job token; 0 or -1. */
 int lava_new_token(char out[LAVA_TOKEN_LEN + 1]);
 /* Before submitting: the token's hash and the image the job boots. */
-int lava_set_token(sqlite3 *wdb, int64_t row, const char *token,
+int lava_set_token(store_conn *wdb, int64_t row, const char *token,
 		   const char *image_key);
 /* What the job waits for (shown with the LAVA job). */
-int lava_set_message(sqlite3 *wdb, int64_t row, const char *message);
+int lava_set_message(store_conn *wdb, int64_t row, const char *message);
 
 /* Submitted as LAVA job @lava_id: the definition is stored with @token
  * redacted, the perflab job is 'running' (phase boot). 0 or -1. */
-int lava_mark_submitted(sqlite3 *wdb, const struct jobs_ctx *c,
+int lava_mark_submitted(store_conn *wdb, const struct jobs_ctx *c,
 			const struct lava_lab *lab, int64_t row, int64_t lava_id,
 			const char *definition, const char *token, time_t now);
 
@@ -165,12 +165,12 @@ struct lava_open {
 };
 
 /* The lab's open LAVA jobs (submitting/submitted/fetching); count or -1. */
-int lava_open_jobs(sqlite3 *db, int64_t lab_id, struct lava_open **out);
+int lava_open_jobs(store_conn *db, int64_t lab_id, struct lava_open **out);
 
-/* Keep the perflab lease of @o alive; JOB_OK or JOB_STALE (gone). */
-int lava_keepalive(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_open *o,
+/* Keep the perflab lease of @o alive: 0, 1 gone (cancelled, expired), -1. */
+int lava_keepalive(store_conn *wdb, const struct jobs_ctx *c, const struct lava_open *o,
 		   const char *phase, const char *message, time_t now);
-void lava_mark_polled(sqlite3 *wdb, int64_t row, time_t now);
+void lava_mark_polled(store_conn *wdb, int64_t row, time_t now);
 
 /* A finished LAVA job made into perflab's terms (lava_outcome.c). */
 struct lava_outcome {
@@ -194,13 +194,13 @@ int lava_outcome_prepare(const struct lava_cfg *cfg, const struct lava_open *o,
 void lava_outcome_free(struct lava_outcome *out);
 
 /* Store it: the run, or the job's failure; the row is closed. 0 or -1. */
-int lava_store_outcome(sqlite3 *wdb, const struct jobs_ctx *c,
+int lava_store_outcome(store_conn *wdb, const struct jobs_ctx *c,
 		       const struct lava_open *o, struct lava_outcome *out,
 		       time_t now);
 
 /* Close @o without a result: fail the perflab job with @reason when
  * @fail_job, else just mark the row cancelled. 0 or -1. */
-int lava_close(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_open *o,
+int lava_close(store_conn *wdb, const struct jobs_ctx *c, const struct lava_open *o,
 	       const char *reason, const char *message, int fail_job, time_t now);
 
 #endif

@@ -6,6 +6,7 @@
 #include "daemon/lab/lava_template.h"
 #include "daemon/lab/validate.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/json.h"
 
 #include <errno.h>

@@ -125,6 +125,7 @@ int lava_outcome_prepare(const struct lava_cfg *cfg, const struct lava_open *o,
 	struct lava_console con;
 	struct lava_verdict v;
 	struct lava_log l;
+	struct lab_err e;
 	char err[256];
 	json_t *bench;
 
@@ -160,12 +161,12 @@ int lava_outcome_prepare(const struct lava_cfg *cfg, const struct lava_open *o,
 		if (!out->body)
 			goto oom;
 		/* The guest's JSON, checked as any runner's upload is. */
-		if (ingest_validate(out->body, err, sizeof(err))) {
+		if (ingest_validate(out->body, &e)) {
 			json_decref(out->body);
 			out->body = NULL;
 			out->reason = "bench";
 			snprintf(out->message, sizeof(out->message), "the bench"
-				 " result is refused: %s", err);
+				 " result is refused: %s", e.msg);
 		}
 		goto out;
 	}

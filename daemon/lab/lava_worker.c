@@ -57,20 +57,19 @@ static int keep(struct lava_worker *w, const struct lava_lab *lab,
 		const struct lava_open *o, const char *phase, const char *msg)
 {
 	char err[256];
-	sqlite3 *db = db_writer_lock(w->writer);
+	store_conn *db = db_writer_lock(w->writer);
 	int rc = lava_keepalive(db, &w->jc, o, phase, msg, time(NULL));
 
-	if (rc == JOB_STALE || rc == JOB_NOT_FOUND)
+	if (rc == 1)
 		lava_close(db, &w->jc, o, "stale", "the perflab job moved on"
 			   " (cancelled, or its lease expired)", 0, time(NULL));
 	db_writer_unlock(w->writer);
-	if ((rc == JOB_STALE || rc == JOB_NOT_FOUND) && o->lava_id &&
-	    ops->cancel(lab, o->lava_id, err, sizeof(err)))
+	if (rc == 1 && o->lava_id && ops->cancel(lab, o->lava_id, err, sizeof(err)))
 		fprintf(stderr, "perflabd: %s: %s\n", lab->name, err);
-	return rc == JOB_STALE || rc == JOB_NOT_FOUND;
+	return rc == 1;
 }
 
-static void submit(struct lava_worker *w, sqlite3 *rdb, const struct lava_lab *lab,
+static void submit(struct lava_worker *w, store_conn *rdb, const struct lava_lab *lab,
 		   const struct lava_open *o)
 {
 	struct lava_submission s;
@@ -79,7 +78,7 @@ static void submit(struct lava_worker *w, sqlite3 *rdb, const struct lava_lab *l
 	char err[1024], *def = NULL;
 	int64_t id = 0;
 	int retry = 0, rc = -1;
-	sqlite3 *db;
+	store_conn *db;
 
 	if (lava_submission_load(rdb, &w->jc, o, &s) ||
 	    lava_new_token(s.token)) {
@@ -128,7 +127,7 @@ static void finish(struct lava_worker *w, const struct lava_lab *lab,
 	struct lava_outcome out;
 	char err[256], *log = NULL;
 	size_t len = 0;
-	sqlite3 *db;
+	store_conn *db;
 
 	if (strcmp(j->state, "Gone") &&
 	    ops->log(lab, o->lava_id, &log, &len, err, sizeof(err))) {
@@ -142,8 +141,8 @@ static void finish(struct lava_worker *w, const struct lava_lab *lab,
 	free(log);
 	db = db_writer_lock(w->writer);
 	if (lava_store_outcome(db, &w->jc, o, &out, time(NULL)))
-		fprintf(stderr, "perflabd: %s: cannot store LAVA job %lld: %s\n",
-			lab->name, (long long)o->lava_id, sqlite3_errmsg(db));
+		fprintf(stderr, "perflabd: %s: cannot store LAVA job %lld\n",
+			lab->name, (long long)o->lava_id);
 	db_writer_unlock(w->writer);
 	lava_outcome_free(&out);
 }
@@ -154,7 +153,7 @@ static void poll_one(struct lava_worker *w, const struct lava_lab *lab,
 	struct extsched_job j;
 	char err[512], msg[700];
 	time_t now = time(NULL);
-	sqlite3 *db;
+	store_conn *db;
 
 	if (strcmp(o->state, "fetching") && now - o->polled_at < lab->poll_seconds) {
 		/* Between polls: the lease only, every third of it. */
@@ -187,7 +186,7 @@ static void poll_one(struct lava_worker *w, const struct lava_lab *lab,
 static void claim(struct lava_worker *w, const struct lava_lab *lab)
 {
 	struct lava_submission s;
-	sqlite3 *db = db_writer_lock(w->writer);
+	store_conn *db = db_writer_lock(w->writer);
 	int rc = lava_claim(db, &w->jc, lab, time(NULL), &s);
 
 	db_writer_unlock(w->writer);
@@ -196,7 +195,7 @@ static void claim(struct lava_worker *w, const struct lava_lab *lab)
 	lava_submission_free(&s);
 }
 
-static void pass(struct lava_worker *w, sqlite3 *rdb)
+static void pass(struct lava_worker *w, store_conn *rdb)
 {
 	struct lava_lab *labs;
 	int n = lava_labs_load(rdb, &labs);
@@ -227,7 +226,7 @@ static void *worker_main(void *arg)
 	uint64_t seen = 0;
 
 	for (;;) {
-		sqlite3 *rdb = db_pool_get(w->pool);
+		store_conn *rdb = db_pool_get(w->pool);
 
 		if (rdb) {
 			pass(w, rdb);

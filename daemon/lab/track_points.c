@@ -18,6 +18,7 @@
 #include "daemon/lab/series.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
 {
@@ -180,7 +181,8 @@ static void bisect_change_points(sqlite3 *db, int64_t track_id, int64_t sid)
 				      " cp.state = 'confirmed' AND NOT EXISTS"
 				      " (SELECT 1 FROM bisections WHERE change_point_id = cp.id)"
 				      " ORDER BY cp.id LIMIT 8");
-	char good[41], bad[41], err[512], label[96], host[65], be[65];
+	char good[41], bad[41], label[96], host[65], be[65];
+	struct lab_err e;
 	struct base_ref b;
 	char *bench;
 	int64_t id;
@@ -193,7 +195,7 @@ static void bisect_change_points(sqlite3 *db, int64_t track_id, int64_t sid)
 		int64_t cp = sqlite3_column_int64(st, 0);
 
 		if (cp_commits(db, sid, sqlite3_column_int64(st, 1), good, bad) != 1 ||
-		    bases_by_id(db, sqlite3_column_int64(st, 2), &b) ||
+		    bases_by_id(db, sqlite3_column_int64(st, 2), &b, NULL) ||
 		    adjacent(&b, good, bad))
 			continue;
 		snprintf(label, sizeof(label), "track %s", sqlite3_column_text(st, 3));
@@ -210,10 +212,9 @@ static void bisect_change_points(sqlite3 *db, int64_t track_id, int64_t sid)
 			.track_id = track_id,
 			.change_point_id = cp,
 		};
-		err[0] = '\0';
-		if (bench && bisect_run_start(db, &s, &id, err, sizeof(err)) != 201)
+		if (bench && bisect_run_start(db, &s, &id, &e))
 			fprintf(stderr, "perflabd: bisection of change point %lld: %s\n",
-				(long long)cp, err);
+				(long long)cp, e.msg);
 		free(bench);
 	}
 	sqlite3_finalize(st);

@@ -13,6 +13,7 @@
 #include "daemon/lab/planner.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 /* At most this many commits are queued by one poll (the newest ones). */
@@ -35,7 +36,9 @@ static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
 	snprintf(dst, len, "%s", t ? (const char *)t : "");
 }
 
-static int track_load(sqlite3 *db, int64_t id, struct track *t)
+/* Track @id into @t (free t->bench): 0, or -1 LAB_NOT_FOUND. */
+static int track_load(sqlite3 *db, int64_t id, struct track *t,
+		      struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT label, ref, coalesce(host_label, ''),"
 				      " coalesce(backend, ''), coalesce(last_commit, ''),"
@@ -43,12 +46,13 @@ static int track_load(sqlite3 *db, int64_t id, struct track *t)
 				      " coalesce(next_run_at, 0), base_id FROM tracks"
 				      " WHERE id = ?");
 	int64_t base = 0;
-	int rc = 404;
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	t->id = id;
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
+	rc = lab_fail(e, LAB_NOT_FOUND, "no such track");
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		col(t->label, sizeof(t->label), st, 0);
@@ -62,11 +66,11 @@ static int track_load(sqlite3 *db, int64_t id, struct track *t)
 		t->every_seconds = sqlite3_column_int(st, 8);
 		t->next_run_at = sqlite3_column_int64(st, 9);
 		base = sqlite3_column_int64(st, 10);
-		rc = t->bench ? 0 : 500;
+		rc = t->bench ? 0 : lab_fail(e, LAB_INTERNAL, "out of memory");
 	}
 	sqlite3_finalize(st);
 	if (!rc)
-		rc = bases_by_id(db, base, &t->base);
+		rc = bases_by_id(db, base, &t->base, e);
 	return rc;
 }
 
@@ -104,7 +108,7 @@ static int queue_commit(sqlite3 *db, const struct track *t, const char *sha,
 		.variants = &v, .nvariants = 1,
 	};
 	const struct gitmirror_commit c = *ci;
-	char title[256], err[256];
+	char title[256];
 	sqlite3_stmt *st;
 	int64_t exp;
 	int ok;
@@ -123,7 +127,7 @@ static int queue_commit(sqlite3 *db, const struct track *t, const char *sha,
 	snprintf(title, sizeof(title), "track %s: %.12s %.120s", t->label, sha,
 		 c.subject);
 	e.title = title;
-	exp = planner_create(db, &e, err, sizeof(err));
+	exp = planner_create(db, &e, NULL);
 	if (exp < 0)
 		return -1;
 	st = db_prepare(db, "INSERT INTO track_points (track_id, commit_sha, subject,"
@@ -185,19 +189,18 @@ static int note_poll_now(sqlite3 *db, const struct track *t, const char *head,
 static int new_commits(const struct track *t, const char *head,
 		       char (**c)[41], size_t *n)
 {
-	char err[256];
-	int rc;
+	struct lab_err e;
 
 	*c = NULL;
 	*n = 0;
 	if (!strcmp(t->last, head))
 		return 0;
 	if (t->last[0]) {
-		rc = gitmirror_first_parent(t->base.mirror, t->last, head, c, n,
-					    err, sizeof(err));
-		if (rc == 0)
+		if (!gitmirror_first_parent(t->base.mirror, t->last, head, c, n,
+					    &e))
 			return 0;
-		if (rc != -1)
+		/* Not a descendant of the last commit: a force push. */
+		if (e.st != LAB_REJECTED)
 			return -1;
 	}
 	*c = malloc(sizeof(**c));
@@ -215,11 +218,11 @@ static int queue_new(sqlite3 *db, struct track *t, const char *head,
 	struct gitmirror_commit *info = NULL;
 	size_t n = 0, k = 0, i;
 	sqlite3 *w;
-	int ret = 500;
+	int ret = -1;
 
 	*queued = 0;
 	if (t->every_seconds > 0 && now < t->next_run_at)
-		return note_poll_now(db, t, head, NULL, NULL, now) ? 500 : 0;
+		return note_poll_now(db, t, head, NULL, NULL, now);
 	if (new_commits(t, head, &c, &n))
 		goto out;
 	pick = calloc(n ? n : 1, sizeof(*pick));
@@ -257,38 +260,41 @@ out:
 	return ret;
 }
 
-int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
-		size_t len)
+int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued,
+		struct lab_err *e)
 {
+	struct lab_err local;
 	struct track t;
 	char head[41];
 	int rc;
 
 	*queued = 0;
-	rc = track_load(db, id, &t);
-	if (rc) {
+	if (!e)
+		e = &local;
+	if (track_load(db, id, &t, e)) {
 		free(t.bench);
-		return rc == 404 ? (snprintf(err, len, "no such track"), 404) : 500;
+		return -1;
 	}
-	rc = bases_fetch(&t.base, err, len);
-	if (!rc && gitmirror_resolve(t.base.mirror, t.ref, head, err, len))
-		rc = 502;
+	rc = bases_fetch(&t.base, e);
+	if (!rc && gitmirror_resolve(t.base.mirror, t.ref, head, e)) {
+		e->st = LAB_UPSTREAM;
+		rc = -1;
+	}
 	if (rc) {
-		note_poll_now(db, &t, NULL, NULL, err, now);
+		note_poll_now(db, &t, NULL, NULL, e->msg, now);
 		free(t.bench);
-		return rc;
+		return -1;
 	}
 	rc = queue_new(db, &t, head, now, queued);
 	if (rc)
-		snprintf(err, len, "cannot queue the track's commits: %s",
-			 sqlite3_errmsg(db));
+		lab_fail(e, LAB_INTERNAL, "cannot queue the track's commits: %s",
+			 db_errmsg(db));
 	free(t.bench);
 	return rc;
 }
 
 int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
-		     time_t now, int *tracks, int *queued, char *err,
-		     size_t len)
+		     time_t now, int *tracks, int *queued, struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT t.id FROM tracks t JOIN bases b"
 				      " ON b.id = t.base_id WHERE b.name = ? AND"
@@ -299,7 +305,7 @@ int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
 
 	*tracks = *queued = 0;
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_text(st, 1, base, -1, SQLITE_STATIC);
 	if (ref)
 		sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
@@ -307,10 +313,10 @@ int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
 		ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (!n)
-		return snprintf(err, len, "no track of base '%.64s'%s%.200s", base,
-				ref ? " and ref " : "", ref ? ref : ""), 404;
+		return lab_fail(e, LAB_NOT_FOUND, "no track of base '%.64s'%s%.200s",
+				base, ref ? " and ref " : "", ref ? ref : "");
 	for (int i = 0; i < n && !rc; i++) {
-		rc = tracks_poll(db, ids[i], now, &q, err, len);
+		rc = tracks_poll(db, ids[i], now, &q, e);
 		*queued += q;
 		(*tracks)++;
 	}
@@ -325,7 +331,6 @@ int tracks_poll_due(sqlite3 *db, int interval, time_t now)
 				      " ORDER BY id LIMIT 64");
 	int64_t ids[64];
 	int n = 0, total = 0, q;
-	char err[512];
 
 	if (!st)
 		return -1;
@@ -335,13 +340,13 @@ int tracks_poll_due(sqlite3 *db, int interval, time_t now)
 		ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	for (int i = 0; i < n; i++)
-		if (!tracks_poll(db, ids[i], now, &q, err, sizeof(err)))
+		if (!tracks_poll(db, ids[i], now, &q, NULL))
 			total += q;
 	return total;
 }
 
 static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
-			const char *ref, int64_t *id)
+			const char *ref, int64_t *id, struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO tracks (label, base_id, ref,"
 				      " host_label, backend, bench, runs, every_commits,"
@@ -351,7 +356,7 @@ static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
 	int rc;
 
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_text(st, 1, s->label, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, base);
 	sqlite3_bind_text(st, 3, ref, -1, SQLITE_STATIC);
@@ -372,37 +377,50 @@ static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
 	*id = sqlite3_last_insert_rowid(db);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE ? 409 : 500;
+	if (sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE)
+		return lab_fail(e, LAB_CONFLICT, "a track labelled '%s' exists",
+				s->label);
+	return lab_fail_db(e, db);
 }
 
 int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
-		  char *err, size_t len)
+		  struct lab_err *e)
 {
+	struct lab_err poll;
 	struct base_ref b;
 	const char *ref;
 	char head[41];
 	sqlite3 *w;
 	int rc, q;
 
-	rc = bases_lookup(db, s->base, &b, err, len);
-	if (rc)
-		return rc == 502 ? 422 : rc;
+	if (bases_lookup(db, s->base, &b, e)) {
+		/* A base whose upstream fails cannot be tracked: the request's. */
+		if (e->st == LAB_UPSTREAM)
+			e->st = LAB_REJECTED;
+		return -1;
+	}
 	if (!b.git)
-		return snprintf(err, len, "base '%s' is not a git base", s->base), 422;
+		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base",
+				s->base);
 	ref = s->ref ? s->ref : b.ref;
 	if (gitmirror_check_ref(ref))
-		return snprintf(err, len, "'ref' is not a usable git ref name"), 400;
-	if (gitmirror_resolve(b.mirror, ref, head, err, len))
-		return 422;
+		return lab_fail(e, LAB_INVALID, "'ref' is not a usable git ref"
+				" name");
+	if (gitmirror_resolve(b.mirror, ref, head, e)) {
+		e->st = LAB_REJECTED;
+		return -1;
+	}
 	w = db_write_lock(db);
-	rc = insert_track(w, s, b.id, ref, id);
+	rc = insert_track(w, s, b.id, ref, id, e);
 	db_write_unlock(db, w);
-	if (rc == 409)
-		snprintf(err, len, "a track labelled '%s' exists", s->label);
 	if (rc)
-		return rc;
+		return -1;
 	/* The first point; a failed fetch is the track's poll_error and the
 	 * timer tries again, the track exists either way. */
-	rc = tracks_poll(db, *id, time(NULL), &q, err, len);
-	return rc == 500 ? 500 : 201;
+	if (tracks_poll(db, *id, time(NULL), &q, &poll) &&
+	    poll.st == LAB_INTERNAL) {
+		*e = poll;
+		return -1;
+	}
+	return 0;
 }

@@ -18,7 +18,9 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 struct track_spec {
 	const char *label;	/* series "track:<label>"; unique */
@@ -36,33 +38,35 @@ struct track_spec {
 };
 
 /*
- * Create a track and poll it once (its head is the first point). 201 with
- * *@id, or 400/409/422/502/500 with a message in @err.
+ * Create a track and poll it once (its head is the first point). 0 with
+ * *@id, or -1: LAB_INVALID (bad ref name), LAB_CONFLICT (the label is
+ * taken), LAB_REJECTED (no such git base or ref, or git failed on it).
  */
-int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
-		  char *err, size_t len);
+int tracks_create(store_conn *db, const struct track_spec *s, int64_t *id,
+		  struct lab_err *e);
 
 /*
- * Fetch and queue the new commits of track @id. 0 with *@queued, or 404,
- * 502 (git failed; also recorded as the track's poll_error), 500.
+ * Fetch and queue the new commits of track @id. 0 with *@queued, or -1:
+ * LAB_NOT_FOUND, LAB_UPSTREAM (git failed; also recorded as the track's
+ * poll_error). @e may be NULL.
  */
-int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
-		size_t len);
+int tracks_poll(store_conn *db, int64_t id, time_t now, int *queued,
+		struct lab_err *e);
 
 /* The push hook: poll every track of base @base (name) and @ref (NULL:
- * any). 0 with *@tracks and *@queued, 404 (no such track), 502, 500. */
-int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
-		     time_t now, int *tracks, int *queued, char *err,
-		     size_t len);
+ * any). 0 with *@tracks and *@queued, or -1: LAB_NOT_FOUND (no such
+ * track), LAB_UPSTREAM. */
+int tracks_poll_base(store_conn *db, const char *base, const char *ref,
+		     time_t now, int *tracks, int *queued, struct lab_err *e);
 
 /* The timer: poll tracks not polled for @interval seconds (and schedule
  * tracks that are due). Returns the number of experiments queued. */
-int tracks_poll_due(sqlite3 *db, int interval, time_t now);
+int tracks_poll_due(store_conn *db, int interval, time_t now);
 
 /* GET /api/v1/tracks/{id} (docs/contracts.md), or NULL. */
-json_t *tracks_json(sqlite3 *db, int64_t id);
+json_t *tracks_json(store_conn *db, int64_t id);
 /* Every track without points, oldest first. */
-json_t *tracks_list_json(sqlite3 *db);
+json_t *tracks_list_json(store_conn *db);
 
 /*
  * Experiment @exp is analysed with its final verdicts (called at the end
@@ -71,13 +75,13 @@ json_t *tracks_list_json(sqlite3 *db);
  * git work after an analysis; a no-op for other experiments. (Failed
  * experiments have no analysis: bisect_run_sweep() takes their steps.)
  */
-void tracks_experiment_settled(sqlite3 *db, int64_t exp);
+void tracks_experiment_settled(store_conn *db, int64_t exp);
 
 /*
  * 1 when @exp is a track point or a bisection step. Their verdicts raise
  * no alert of their own: the track's change point and the bisection's
  * report are what people are told, once, not each step's regression.
  */
-int tracks_owns_experiment(sqlite3 *db, int64_t exp);
+int tracks_owns_experiment(store_conn *db, int64_t exp);
 
 #endif
