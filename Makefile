@@ -27,7 +27,7 @@ LIBPERF_DIR := $(B)/libperf
 LINUX_SRC   := $(B)/linux-source-6.1
 
 .PHONY: all deps test run bench clean static-bench fuzz soak check-asan format \
-	kexec-host test-kexec-vm test-bisect
+	kexec-host test-kexec-vm test-bisect test-lava
 
 all: $(B)/perflabd $(B)/perflab-runner $(B)/perflab $(B)/perflab-bench $(B)/perflab-bench-static $(B)/perflab-insn.so tests
 
@@ -185,6 +185,12 @@ test-kexec-vm: kexec-host
 # series finds a step, bisects it to the costly commit and mails the report.
 test-bisect: all static-bench $(B)/perflab-insn.so
 	@tests/bisect/bisect.sh
+
+# perflab with an existing LAVA lab (tests/lava/e2e.sh): a real LAVA server
+# and worker started by the test drive qemu-icount boots of perflab's
+# kernels; perflabd plans, judges and reads the results back.
+test-lava: all static-bench $(B)/perflab-insn.so
+	@tests/lava/e2e.sh
 
 run: all static-bench
 	@scripts/run-lab.sh

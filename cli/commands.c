@@ -37,6 +37,9 @@ const struct cli_command cli_commands[] = {
 	{ "cancel", cmd_cancel, "ID", "cancel an experiment's unfinished runs" },
 	{ "alerts", cmd_alerts, "[--state S] [--json]", "list regression alerts" },
 	{ "hosts", cmd_hosts, "[--json]", "list test hosts" },
+	{ "lava", cmd_lava, "add LAB.json | list [--json] | remove NAME",
+	  "bind a label to a LAVA instance (admin; docs/operating.md), list the\n"
+	  "      LAVA labs, disable one" },
 	{ "track", cmd_track,
 	  "add --base B --label L [--ref R] [--backend K] [--runs N]\n"
 	  "             [--every N | --every-seconds S] [--bench JSON]\n"

@@ -32,5 +32,6 @@ int cmd_alerts(const struct client *c, int argc, char **argv);
 int cmd_hosts(const struct client *c, int argc, char **argv);
 int cmd_track(const struct client *c, int argc, char **argv);
 int cmd_bisect(const struct client *c, int argc, char **argv);
+int cmd_lava(const struct client *c, int argc, char **argv);
 
 #endif /* PERFLAB_CLI_COMMANDS_H */

@@ -6,8 +6,8 @@
  * line (no spaces, quotes or shell text). The runner builds the command
  * it runs from it, the daemon the command line it shows.
  */
-#ifndef PERFLAB_BENCHARGS_H
-#define PERFLAB_BENCHARGS_H
+#ifndef PERFLAB_COMMON_BENCHARGS_H
+#define PERFLAB_COMMON_BENCHARGS_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -50,7 +50,8 @@ static struct curl_slist *headers(const struct http_request *req)
 	char line[1024];
 
 	if (req->key) {
-		snprintf(line, sizeof(line), "Authorization: Bearer %s",
+		snprintf(line, sizeof(line), "Authorization: %s %s",
+			 req->auth_scheme ? req->auth_scheme : "Bearer",
 			 req->key);
 		h = curl_slist_append(h, line);
 	}

@@ -21,6 +21,7 @@ struct http_request {
 	const char *method;	/* "GET", "POST", "PATCH", ... */
 	const char *url;
 	const char *key;	/* bearer token or NULL */
+	const char *auth_scheme; /* NULL: "Bearer"; LAVA's API: "Token" */
 	const char *body;	/* request body or NULL */
 	size_t body_len;	/* 0: strlen(body) */
 	const char *content_type; /* NULL: application/json when body set */

@@ -13,6 +13,11 @@
  *   <hex address> <count>      N lines, any order, distinct addresses
  *   end
  *
+ * With console=on the plugin writes the same text to QEMU's stderr when
+ * the window closes, between two lines INSN_CONSOLE_BEGIN and
+ * INSN_CONSOLE_END (a LAVA-driven guest's console is the only channel
+ * back; daemon/lab/lava_console.h reads it there).
+ *
  * That file is hostile input (the guest runs a patch under test and
  * decides what executes), so the parser is strict: bounded sizes, exact
  * syntax, no overflow, the counts must add up to the total.
@@ -27,6 +32,9 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#define INSN_CONSOLE_BEGIN "==PERFLAB-INSN-BEGIN=="
+#define INSN_CONSOLE_END "==PERFLAB-INSN-END=="
 
 /* Guest addresses at or above this are kernel (x86-64 canonical split). */
 #define INSN_PROF_KERNEL_START	0xffff800000000000ull

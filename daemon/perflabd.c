@@ -34,6 +34,8 @@ static void usage(FILE *f)
 		"                [--git-dir DIR] [--track-poll SECONDS]\n"
 		"                [--image-dir DIR] [--image-max-bytes N]\n"
 		"                [--image-max-age SECONDS] [--image-builders any|builders]\n"
+		"                [--lava-guest DIR] [--lava-images DIR]\n"
+		"                [--lava-url URL]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -264,6 +266,9 @@ int main(int argc, char **argv)
 		{ "image-max-bytes", required_argument, NULL, 'M' },
 		{ "image-max-age", required_argument, NULL, 'a' },
 		{ "image-builders", required_argument, NULL, 'B' },
+		{ "lava-guest", required_argument, NULL, 'g' },
+		{ "lava-images", required_argument, NULL, 'i' },
+		{ "lava-url", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -320,6 +325,14 @@ int main(int argc, char **argv)
 				return fprintf(stderr, "perflabd: --image-builders is"
 					       " any or builders\n"), 2;
 			cfg.builders_only = !strcmp(optarg, "builders");
+			break;
+		case 'g': cfg.lava.guest_dir = optarg; break;
+		case 'i': cfg.lava.images_dir = optarg; break;
+		case 'C':
+			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
+				return fprintf(stderr, "perflabd: bad --lava-url"
+					       " (http:// or https://)\n"), 2;
+			cfg.lava.url = optarg;
 			break;
 		case 'K':
 			if (parse_int(optarg, 0, 86400 * 7, &cfg.track_poll))

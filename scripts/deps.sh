@@ -10,7 +10,8 @@ libcurl4-openssl-dev libssl-dev
 bc bison flex libelf-dev cpio busybox-static qemu-system-x86 ccache
 linux-source-6.1 xz-utils kmod
 fio wrk clang libclang-rt-14-dev valgrind
-chromium bubblewrap dpkg-dev redis-server"
+chromium bubblewrap dpkg-dev redis-server
+postgresql lava-server lava-dispatcher lavacli"
 
 missing=""
 for p in $PKGS; do

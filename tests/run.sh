@@ -25,6 +25,8 @@ for d in tests/*/; do
 	[ "$d" = tests/kexec-vm ] && continue
 	# So has the git bisection end to end: make test-bisect.
 	[ "$d" = tests/bisect ] && continue
+	# And LAVA end to end: make test-lava.
+	[ "$d" = tests/lava ] && continue
 	for t in "$d"/*.sh "$d"/*.js; do
 		[ -f "$t" ] && [ -x "$t" -o "${t##*.}" = js ] && list+=("$t")
 	done

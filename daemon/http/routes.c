@@ -39,6 +39,7 @@
 #include "daemon/http/api_events.h"
 #include "daemon/http/api_metrics.h"
 #include "daemon/http/api_images.h"
+#include "daemon/http/api_lava.h"
 
 const struct route perflab_routes[] = {
 	/* health and monitoring */
@@ -115,6 +116,15 @@ const struct route perflab_routes[] = {
 	{ "POST", "/api/v1/bisections", AUTH_SUBMIT, api_bisections_post, 0, 0 },
 	{ "GET", "/api/v1/bisections", AUTH_READ, api_bisections_list, 0, 0 },
 	{ "GET", "/api/v1/bisections/{id}", AUTH_READ, api_bisection_get, 0, 0 },
+	/* LAVA labs (lab/lava.h); LAVA calls the last two with a job's token */
+	{ "POST", "/api/v1/lava/labs", AUTH_ADMIN, api_lava_labs_post, 0, ROUTE_WRITES },
+	{ "GET", "/api/v1/lava/labs", AUTH_ADMIN, api_lava_labs_list, 0, 0 },
+	{ "DELETE", "/api/v1/lava/labs/{name}", AUTH_ADMIN, api_lava_lab_delete, 0, ROUTE_WRITES },
+	{ "GET", "/api/v1/lava/jobs/{id}", AUTH_READ, api_lava_job_get, 0, 0 },
+	{ "POST", "/api/v1/lava/callback/{id}", AUTH_PUBLIC, api_lava_callback, 1 << 20, ROUTE_WRITES },
+	{ "GET", "/api/v1/lava/files/{id}/{name}", AUTH_PUBLIC, api_lava_file, 0, 0 },
+	/* LAVA's downloader asks HEAD first (the size), then GET */
+	{ "HEAD", "/api/v1/lava/files/{id}/{name}", AUTH_PUBLIC, api_lava_file, 0, 0 },
 };
 
 /* Routes whose body is streamed to their module (ROUTE_STREAM). */

@@ -721,6 +721,20 @@ int server_start(struct server *s, const struct server_config *cfg)
 		return -1;
 	}
 
+	{
+		struct jobs_ctx jc;
+
+		s->lava_cfg = cfg->lava;
+		if (!s->lava_cfg.url)
+			s->lava_cfg.url = cfg->public_url;
+		server_jobs_ctx(s, &jc);
+		if (lava_worker_start(&s->lava, &s->pool, &s->writer, &jc,
+				      &s->lava_cfg)) {
+			fprintf(stderr, "perflabd: cannot start the LAVA worker\n");
+			return -1;
+		}
+	}
+
 	flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
 		MHD_USE_POLL | MHD_USE_ERROR_LOG;
 	if (family == AF_INET6)
@@ -763,6 +777,7 @@ void server_stop(struct server *s)
 	pthread_join(s->reaper, NULL);
 	/* Finishes the analysis in hand; other marks wait for the next start. */
 	analysis_worker_stop(&s->analysis);
+	lava_worker_stop(&s->lava);
 	MHD_stop_daemon(s->mhd);
 	analysis_worker_destroy(&s->analysis);
 	db_writer_destroy(&s->writer);

@@ -24,6 +24,8 @@
 #include "daemon/lab/events.h"
 #include "daemon/lab/images.h"
 #include "daemon/lab/jobs.h"
+#include "daemon/lab/lava.h"
+#include "daemon/lab/lava_worker.h"
 #include "daemon/lab/queue.h"
 #include "daemon/store/db.h"
 #include "daemon/store/writer.h"
@@ -45,6 +47,10 @@ struct server_config {
 	/* Bare mirrors of git bases; NULL: "git" beside --db. */
 	const char *git_dir;
 	int track_poll;		/* seconds between polls of every track */
+	/* LAVA labs (lab/lava.h): the guest, the kernel images, and the
+	 * URL LAVA reaches perflabd at (--lava-guest, --lava-images,
+	 * --lava-url). */
+	struct lava_cfg lava;
 	/* Peers whose X-Forwarded-For names the client (--trusted-proxy). */
 	struct clientaddr_proxies proxies;
 	/* The image store: --image-dir (NULL: "images" beside --db),
@@ -71,6 +77,9 @@ struct server {
 	struct analysis_worker analysis;
 	/* Kernel images built once, downloaded by every host (images.h). */
 	struct image_store images;
+	/* Runs the LAVA labs' jobs (lava_worker.h). */
+	struct lava_worker lava;
+	struct lava_cfg lava_cfg;
 	/* Claim long-poll: bumped whenever jobs become claimable. */
 	struct job_queue queue;
 	volatile int stopping;

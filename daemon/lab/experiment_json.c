@@ -14,6 +14,7 @@
 #include "common/metric_defs.h"
 #include "daemon/analysis/lkp_table.h"
 #include "daemon/lab/experiment_json.h"
+#include "daemon/lab/lava.h"
 #include "daemon/lab/run_metrics.h"
 #include "daemon/store/db.h"
 #include "daemon/store/json.h"
@@ -217,6 +218,8 @@ static json_t *experiment_rows(sqlite3 *db, int64_t id)
 		" FROM jobs j JOIN variants v ON v.id = j.variant_id"
 		" LEFT JOIN hosts h ON h.id = j.lease_host_id WHERE j.experiment_id = ?"
 		" ORDER BY j.seq", id));
+	/* Jobs that ran through a LAVA lab: LAVA's ids and links. */
+	json_object_set_new(o, "lava_jobs", lava_experiment_jobs(db, id));
 	json_object_set_new(o, "runs", runs_json(db, id));
 	json_object_set_new(o, "comparison", json_query_id(db,
 		"SELECT c.id, c.variant_id, v.name AS variant, cv.name AS control,"

@@ -569,10 +569,11 @@ static int release_boot(sqlite3 *db, const struct jobs_ctx *c,
 	return 0;
 }
 
+/* infrastructure: the lab failed (a LAVA lab's Incomplete job, lava.h). */
 static bool retryable(const char *reason)
 {
 	return !strcmp(reason, "boot") || !strcmp(reason, "bench") ||
-	       !strcmp(reason, "internal");
+	       !strcmp(reason, "internal") || !strcmp(reason, "infrastructure");
 }
 
 int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,

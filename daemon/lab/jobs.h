@@ -88,7 +88,8 @@ int jobs_heartbeat(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 		   const char *message, time_t now, time_t *expires,
 		   struct lab_err *e);
 
-/* @reason: patch_apply|build (variant fails) or boot|bench|internal (retry).
+/* @reason: patch_apply|build|setting (variant fails) or boot|bench|internal|
+ * infrastructure (retry; infrastructure: a LAVA lab failed, lava.h).
  * 0, or -1 as jobs_lease_check (LAB_INVALID: another reason). */
 int jobs_fail(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 	      int64_t host_id, const char *lease, const char *reason,

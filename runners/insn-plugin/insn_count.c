@@ -5,6 +5,7 @@
  * markers (runners/perflab-bench/insn_marker.h).
  *
  *   qemu-system-x86_64 ... -plugin build/perflab-insn.so,out=FILE
+ *   qemu-system-x86_64 ... -plugin perflab-insn.so,console=on
  *
  * Counting is per translated block with an inline add: one host add per
  * block executed, which is what keeps the wall-time cost small. A block's
@@ -26,16 +27,22 @@
  * user-space addresses: kernel code (a patch under test) cannot fake one.
  *
  * Output at exit (format in common/insn_profile.h): a header with the
- * marker counts and the window total, then "addr count" lines. Everything
+ * marker counts and the window total, then "addr count" lines; with
+ * console=on, on stderr when the window closes instead (LAVA, below). Everything
  * runs on the one vCPU thread of a qemu-icount guest (-smp 1, no MTTCG),
  * so nothing here is locked.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <qemu-plugin.h>
+
+#include "common/insn_profile.h"
 
 #include "runners/perflab-bench/insn_marker.h"
 
@@ -64,6 +71,8 @@ static uint32_t table_size;
 static uint64_t *addrs;		/* instruction addresses of all blocks */
 static uint64_t naddrs, addrs_cap;
 static char *out_path;
+static int to_console;		/* console=on: dump when the window closes */
+static int console_done;
 static int failed;		/* out of memory / too many blocks */
 
 /* A mark instruction: its kind and where it sits. */
@@ -195,6 +204,8 @@ static void snapshot(int start)
 	}
 }
 
+static void dump_to_console(void);
+
 static void on_mark(unsigned int vcpu, void *udata)
 {
 	const struct mark *m = udata;
@@ -216,6 +227,8 @@ static void on_mark(unsigned int vcpu, void *udata)
 		snapshot(0);
 		win.state = 2;
 		win.last = *m;
+		if (to_console)
+			dump_to_console();
 	}
 }
 
@@ -339,31 +352,90 @@ static void write_profile(FILE *f, const struct acc *a, uint64_t total)
 	fprintf(f, "end\n");
 }
 
-static void on_exit_cb(qemu_plugin_id_t id, void *udata)
+/* The window's per-address counts; a.used 0 and total 0 on failure. */
+static uint64_t collect(struct acc *a)
 {
-	struct acc a = { 0 };
 	uint64_t total = 0;
-	FILE *f;
 
-	(void)id;
-	(void)udata;
 	for (uint32_t i = 0; i < nblocks && win.state == 2 && !failed; i++) {
 		struct block *b = block_at(i);
 
 		for (uint32_t k = 0; k < b->n && !failed; k++) {
 			uint64_t c = insn_count(b, k);
 
-			if (c && acc_add(&a, addrs[b->addr_off + k], c))
+			if (c && acc_add(a, addrs[b->addr_off + k], c))
 				failed = 1;
 			total += c;
 		}
 	}
 	if (failed) {
-		free(a.key);
-		free(a.val);
-		memset(&a, 0, sizeof(a));
+		free(a->key);
+		free(a->val);
+		memset(a, 0, sizeof(*a));
 		total = 0;
 	}
+	return total;
+}
+
+/*
+ * console=on: the profile goes to QEMU's stderr the moment the window
+ * closes, framed by INSN_CONSOLE_BEGIN/END lines. Where QEMU's stdio is
+ * the console someone else records (LAVA's dispatcher), that is the way
+ * out; at exit is too late there, as the guest is killed, not powered
+ * off. The vCPU waits while this writes, so no console byte of the guest
+ * lands inside the frame; the guest's clock (icount) does not move.
+ */
+static void dump_to_console(void)
+{
+	struct acc a = { 0 };
+	uint64_t total = collect(&a);
+	char *buf = NULL;
+	size_t len = 0, off = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		fprintf(f, "\n" INSN_CONSOLE_BEGIN "\n");
+		write_profile(f, &a, total);
+		fprintf(f, INSN_CONSOLE_END "\n");
+	}
+	if (!f || fclose(f)) {
+		fprintf(stderr, "perflab-insn: out of memory for the profile\n");
+		goto out;
+	}
+	/* QEMU's stdio is non-blocking: wait for room, never drop a byte. */
+	while (off < len) {
+		ssize_t n = write(2, buf + off, len - off);
+		struct pollfd p = { .fd = 2, .events = POLLOUT };
+
+		if (n > 0)
+			off += (size_t)n;
+		else if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			poll(&p, 1, 1000);
+		else
+			break;
+	}
+out:
+	free(buf);
+	free(a.key);
+	free(a.val);
+	console_done = 1;
+}
+
+static void on_exit_cb(qemu_plugin_id_t id, void *udata)
+{
+	struct acc a = { 0 };
+	uint64_t total;
+	FILE *f;
+
+	(void)id;
+	(void)udata;
+	if (!out_path) {
+		/* console=on without out=: a window that never closed. */
+		if (!console_done)
+			dump_to_console();
+		return;
+	}
+	total = collect(&a);
 	f = fopen(out_path, "w");
 	if (!f) {
 		perror(out_path);
@@ -383,14 +455,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
 			out_path = argv[i] + 4;
+		} else if (!strcmp(argv[i], "console=on")) {
+			to_console = 1;
 		} else {
 			fprintf(stderr, "perflab-insn: unknown argument %s "
-				"(want out=FILE)\n", argv[i]);
+				"(want out=FILE or console=on)\n", argv[i]);
 			return -1;
 		}
 	}
-	if (!out_path) {
-		fprintf(stderr, "perflab-insn: out=FILE is required\n");
+	if (!out_path && !to_console) {
+		fprintf(stderr, "perflab-insn: out=FILE or console=on is "
+			"required\n");
 		return -1;
 	}
 	/* Inline adds are not atomic: exact only with one vCPU thread. */

@@ -9,6 +9,7 @@
 #include "runners/runner/buildonce.h"
 #include "runners/runner/facts.h"
 #include "runners/runner/hb.h"
+#include "runners/runner/lava_guest.h"
 #include "runners/runner/proto.h"
 #include "runners/runner/rutil.h"
 #include "http_client.h"
@@ -55,6 +56,7 @@ struct opts {
 	int try_build_only;
 	const char *try_domain;
 	struct kbuild_ccache cc;
+	int guest_mode;		/* lava-guest: write the LAVA guest */
 	char top[PATH_MAX];
 };
 
@@ -65,6 +67,7 @@ static void usage(FILE *f)
 "         [--label L]... [--target DEV] [--workdir DIR] [options] [--once]\n"
 "       perflab-runner try --backend BACKEND [--patch FILE]... [--cmdline S]\n"
 "         [--bench-params JSON] [--runs N] [options]\n"
+"       perflab-runner lava-guest --workdir DIR [--bench-static F] [--busybox F]\n"
 "\n");
 	backend_usage(f);
 	fprintf(f,
@@ -102,7 +105,11 @@ static void usage(FILE *f)
 "  --base NAME names it, default linux-git); prints each run's summary and writes\n"
 "  WORKDIR/try-N.json. --trust-domain D: build patches as trust domain D\n"
 "  (the daemon's trust_domain; default local). --build-only: build (or find in the cache) the\n"
-"  image and print \"KEY RELEASE IMAGE\" (prebuilt images for a kexec host).\n");
+"  image and print \"KEY RELEASE IMAGE\" (prebuilt images for a kexec host).\n"
+"lava-guest: write the guest of a LAVA-bound label into --workdir:\n"
+"  initramfs.cpio (busybox, the static bench, a shell for LAVA's test shell)\n"
+"  and perflab-bench.nm (its symbols, for exact profiles); perflabd serves\n"
+"  them to LAVA (docs/operating.md, \"perflab with an existing LAVA lab\").\n");
 }
 
 enum { O_SERVER = 256, O_KEY, O_KEYFILE, O_BACKEND, O_NAME, O_LABEL,
@@ -264,6 +271,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (optind < argc && !strcmp(argv[optind], "try")) {
 		o->try_mode = 1;
 		optind++;
+	} else if (optind < argc && !strcmp(argv[optind], "lava-guest")) {
+		o->guest_mode = o->try_mode = 1;
+		optind++;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "perflab-runner: unexpected argument '%s'\n",
@@ -325,6 +335,8 @@ static void set_defaults(struct opts *o)
 	}
 	/* build/perflab-runner -> repository top */
 	snprintf(o->top, sizeof(o->top), "%s", dirname(dirname(exe)));
+	if (!c->backend && o->guest_mode)
+		c->backend = "qemu-icount";
 	if (!c->backend)
 		fail_usage("--backend is required");
 	o->be = backend_find(c->backend);
@@ -837,6 +849,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perflab-runner: libcurl init failed\n");
 		return 1;
 	}
+	if (o.guest_mode)
+		return lava_guest_write(&o.cfg) ? 1 : 0;
 	if (o.try_mode)
 		return try_runs(&o);
 	return serve(&o);

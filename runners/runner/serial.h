@@ -18,23 +18,7 @@
 
 #include <stddef.h>
 
-#define SERIAL_BENCH_BEGIN "==PERFLAB-BENCH-BEGIN=="
-#define SERIAL_BENCH_END "==PERFLAB-BENCH-END=="
-#define SERIAL_RESULT_BEGIN "==PERFLAB-RESULT-BEGIN=="
-#define SERIAL_RESULT_END "==PERFLAB-RESULT-END=="
-#define SERIAL_DONE "==PERFLAB-DONE=="
-#define SERIAL_ERROR "==PERFLAB-ERROR=="
-/*
- * A toggle boot (one kernel, several runs) frames each run:
- *   ==PERFLAB-RUN== job=N pos=K boot=BOOT_ID
- *   ...the markers above, from BENCH-BEGIN to RESULT-END...
- *   ==PERFLAB-RUN-END== job=N
- * and a setting the kernel refused ends the boot with
- *   ==PERFLAB-SETTING-REFUSED== job=N reason
- */
-#define SERIAL_RUN "==PERFLAB-RUN=="
-#define SERIAL_RUN_END "==PERFLAB-RUN-END=="
-#define SERIAL_REFUSED "==PERFLAB-SETTING-REFUSED=="
+#include "common/guest_markers.h"
 
 enum serial_phase {
 	SERIAL_BOOTING = 0,	/* no marker yet */

@@ -15,7 +15,8 @@ d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 fail() { echo "FAIL: $*"; cat "$d/out.prof" 2>/dev/null; exit 1; }
 
-# guest NAME LOOPS NOEND PAD: build, boot under the plugin, profile in $d/out.prof
+# guest NAME LOOPS NOEND PAD [PLUGIN OPTS]: build, boot under the plugin,
+# profile in $d/out.prof (or, with console=on, on QEMU's stderr)
 guest() {
 	as --32 --defsym LOOPS="$2" --defsym NOEND="$3" --defsym PAD="$4" \
 		-o "$d/$1.o" "$top/tests/runner/data/insn-window.S" &&
@@ -25,10 +26,10 @@ guest() {
 	timeout 60 qemu-system-x86_64 -nodefaults -display none -accel tcg \
 		-smp 1 -icount shift=0,sleep=off -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=1 -kernel "$d/$1.elf" \
-		-plugin "$P,out=$d/out.prof" 2>"$d/qemu.err"
+		-plugin "$P,${5:-out=$d/out.prof}" 2>"$d/qemu.err"
 	# isa-debug-exit: status (0 << 1) | 1
 	[ $? = 1 ] || fail "$1: qemu did not exit through isa-debug-exit: $(cat "$d/qemu.err")"
-	[ -s "$d/out.prof" ] || fail "$1: no profile written"
+	[ -n "${5:-}" ] || [ -s "$d/out.prof" ] || fail "$1: no profile written"
 }
 
 for n in 1000 77777; do
@@ -52,4 +53,18 @@ guest pad 1000 0 1
 grep -qx 'markers 0 0' "$d/out.prof" && grep -qx 'window none' "$d/out.prof" ||
 	fail "padding NOPs were taken for marks"
 echo "open window and padding: ok"
+
+# console=on (LAVA: QEMU's stdio is the console someone records): the same
+# profile on stderr, framed, the moment the window closes; with out= too
+# the file has it as well.
+guest console 77777 0 0 "console=on,out=$d/out.prof"
+sed -n '/^==PERFLAB-INSN-BEGIN==$/,/^==PERFLAB-INSN-END==$/p' "$d/qemu.err" |
+	sed '1d;$d' >"$d/console.prof"
+cmp -s "$d/console.prof" "$d/out.prof" || fail "console=on: the framed profile differs from out="
+[ "$(grep -c '^==PERFLAB-INSN-BEGIN==$' "$d/qemu.err")" = 1 ] || fail "console=on: not one frame"
+guest console2 1000 0 0 console=on
+grep -qx 'total 3000' "$d/qemu.err" || fail "console=on alone: no profile on stderr"
+guest console3 1000 1 0 console=on
+grep -qx 'window open' "$d/qemu.err" || fail "console=on, window never closed: nothing at exit"
+echo "console=on: ok"
 exit 0

@@ -125,6 +125,23 @@ export function normJob(j) {
 	};
 }
 
+// A LAVA job that ran one attempt of a perflab job (LAVA-bound labels).
+export function normLavaJob(l) {
+	return {
+		jobId: num(l.job_id),
+		attempt: num(l.attempt),
+		lavaId: num(l.lava_id),
+		lab: str(l.lab),
+		url: str(l.url),
+		state: str(l.state),
+		lavaState: str(l.lava_state),
+		health: str(l.lava_health),
+		outcome: str(l.outcome),
+		message: str(l.message),
+		callbacks: num(l.callbacks) || 0,
+	};
+}
+
 // GET /experiments/{id}, or an item of GET /experiments (base and host
 // are names there, progress counts jobs_done/jobs_failed, verdicts the
 // newest comparisons).
@@ -154,6 +171,7 @@ export function normExperiment(e) {
 
 	const comparisons = arr(e.comparison ?? e.verdicts).map(normComparison).filter(Boolean);
 	const jobs = arr(e.jobs).map(normJob);
+	const lavaJobs = arr(e.lava_jobs).map(normLavaJob);
 	const prog = obj(e.progress) || {};
 	const runsPer = num(e.runs_planned);
 	let planned = num(prog.jobs_total);
@@ -194,7 +212,7 @@ export function normExperiment(e) {
 		delta: firstVerdict ? firstVerdict.delta : null,
 		created: e.created_at, started: e.started_at, finished: e.finished_at,
 		failure: str(e.failure_reason),
-		variants, patches, jobs, comparisons,
+		variants, patches, jobs, lavaJobs, comparisons,
 		failed: num(prog.jobs_failed, prog.failed) || 0,
 		raw: e,
 	};

@@ -62,6 +62,7 @@ export async function render(ctx) {
 		pending = loadPerfTop(pd, e, perfReq);
 		root.append(h('h2', null, 'Patch'), patchBlock(e));
 		root.append(h('h2', null, 'Jobs and logs'), jobsBlock(e));
+		if (e.lavaJobs.length) root.append(h('h2', null, 'LAVA jobs'), lavaBlock(e));
 		window.scrollTo(0, scroll);
 		return pending;
 	}
@@ -283,6 +284,28 @@ function jobsBlock(e) {
 				}, k)) : null,
 				r.failureLog ? h('button', { class: 'link failure-log', type: 'button', onclick: () => showFailure(logBox, r) }, 'failure log') : null)))));
 	return h('div', null, tbl, logBox);
+}
+
+// Jobs that a LAVA lab ran: one LAVA job per attempt, linked to LAVA.
+function lavaBlock(e) {
+	const seqOf = new Map(e.jobs.map((j) => [j.id, j]));
+	return h('table', { id: 'lava-jobs', class: 'small' },
+		h('thead', null, h('tr', null, h('th', { class: 'num' }, 'seq'), h('th', null, 'Variant'), h('th', { class: 'num' }, 'Attempt'),
+			h('th', null, 'LAVA job'), h('th', null, 'Lab'), h('th', null, 'LAVA health'), h('th', null, 'Outcome'),
+			h('th', { class: 'num', title: 'notify callbacks perflabd received for it' }, 'Callbacks'), h('th', null, 'Message'))),
+		h('tbody', null, e.lavaJobs.map((l) => {
+			const j = seqOf.get(l.jobId) || {};
+			return h('tr', { class: 'lava-job' },
+				h('td', { class: 'num' }, j.seq ?? ''),
+				h('td', null, j.variant || ''),
+				h('td', { class: 'num' }, l.attempt ?? ''),
+				h('td', { class: 'mono lava-id' }, l.lavaId !== null ? (l.url ? h('a', { href: l.url, rel: 'noopener' }, '#' + l.lavaId) : '#' + l.lavaId) : '–'),
+				h('td', null, l.lab),
+				h('td', null, [l.lavaState, l.health].filter(Boolean).join(' / ')),
+				h('td', null, l.outcome || l.state),
+				h('td', { class: 'num' }, String(l.callbacks)),
+				h('td', { class: 'wrap-anywhere' }, l.message));
+		})));
 }
 
 // The bench's console output, rebuilt from the stored per-second samples in

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lava: a host label whose devices an existing LAVA instance drives.
+ *
+ * A LAVA lab (table lava_labs, admin API /api/v1/lava/labs) binds a label
+ * to a LAVA server (URL, API token in a file, device type, the tags that
+ * pin one device, a job template). perflabd gives it a host of its own
+ * (hosts.name = the lab's name, labels [label], backend the lab's), so
+ * planning stays what it is for runners: experiments of the label pin to
+ * that host, its jobs are claimed one at a time in seq order (A B B A),
+ * under a lease, with the attempt cap. The LAVA worker (lava_worker.h)
+ * is that host's runner: it claims, renders the job's LAVA definition
+ * from the template (lava_template.h), submits it (lava_client.h), keeps
+ * the lease alive while LAVA queues and runs it, and turns the finished
+ * LAVA job into a result (ingest.h) or a failure with a reason.
+ *
+ * Each submitted LAVA job (table lava_jobs) has a token of its own
+ * (plj_<32 hex>, only its sha256 stored): LAVA sends it as X-Perflab-Token
+ * to download the job's kernel and initramfs from perflabd and in the
+ * notify callback. A token opens only its job's files, and only while the
+ * job is live; a callback only says "look now" (the worker then reads the
+ * job's health and log from LAVA with the lab's API token): the token is
+ * visible to whoever may read the LAVA job, so what it carries is never
+ * taken for a result.
+ *
+ * Failure reasons (docs/api.md "LAVA labs"): "infrastructure" (LAVA or
+ * the lab failed: Incomplete with an Infrastructure/Configuration/Bug
+ * error, Canceled in LAVA, submission refused), "boot" (the kernel never
+ * got to the bench) and "bench" (the bench ran and failed, or its result
+ * did not survive); all three are retried up to the attempt cap.
+ */
+#ifndef PERFLAB_LAVA_H
+#define PERFLAB_LAVA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <jansson.h>
+#include "daemon/store/conn.h"
+
+#include "daemon/lab/jobs.h"
+#include "daemon/lab/ingest.h"
+
+#define LAVA_TOKEN_LEN 36	/* "plj_" + 32 hex */
+
+/* Daemon-wide settings (perflabd flags). */
+struct lava_cfg {
+	const char *guest_dir;	/* perflab-runner lava-guest output */
+	const char *images_dir;	/* kernel images by key (lava_image.h) */
+	const char *url;	/* perflabd as LAVA reaches it (files, callbacks) */
+};
+
+struct lava_lab {
+	int64_t id, host_id;
+	char name[65], label[65], device_type[65], backend[33];
+	char url[1025], token_file[4097];
+	char *callback_url;	/* heap; NULL: lava_cfg's url (callbacks only) */
+	json_t *tags;		/* array of strings */
+	json_t *vars;		/* object: admin's template variables */
+	json_t *tmpl;		/* parsed template */
+	int poll_seconds;
+};
+
+void lava_lab_free(struct lava_lab *l);
+
+/*
+ * Add a lab from the admin's JSON ({"name", "label", "url", "token_file",
+ * "device_type", "backend", "tags", "template" | "template_file", "vars",
+ * "callback_url", "poll_seconds"}), creating its host. 201 with *id, or
+ * 400/409/422 with the reason in err, or 500/503.
+ */
+int lava_lab_add(store_conn *wdb, const json_t *body, int64_t *id, char *err,
+		 size_t errlen);
+/* Disable a lab (its host stays, for history): 200, 404. */
+int lava_lab_disable(store_conn *wdb, const char *name, char *err, size_t errlen);
+/* {"labs": [...]}: never the token, only where it is read from. */
+json_t *lava_labs_json(store_conn *db);
+/* The enabled labs; count, or -1. Free each with lava_lab_free. */
+int lava_labs_load(store_conn *db, struct lava_lab **labs);
+
+/* The LAVA jobs of an experiment, for its page: [{job_id, attempt,
+ * lava_id, url, state, lava_state, lava_health, outcome, message}]. */
+json_t *lava_experiment_jobs(store_conn *db, int64_t experiment_id);
+/* One LAVA job (definition included, its token redacted); NULL: none. */
+json_t *lava_job_json(store_conn *db, int64_t lava_job_id);
+
+/* ---- the callback and the files (per-job token) ---------------------- */
+
+/*
+ * A notify callback for lava job @row with @token: 202 (the worker will
+ * fetch it; *kick set), 200 (already finished: nothing to do), 403 (bad
+ * token), 404 (no such job).
+ */
+int lava_callback(store_conn *wdb, int64_t row, const char *token, int *kick,
+		  char *err, size_t errlen);
+
+struct lava_file {
+	char path[4200];
+	char sha256[65];
+	long long size;
+};
+
+/* File @name ("bzImage", "initramfs.cpio") of lava job @row for @token:
+ * 200, 403, 404 (unknown, or the job is over). */
+int lava_file_find(store_conn *db, const struct lava_cfg *cfg, int64_t row,
+		   const char *token, const char *name, struct lava_file *f,
+		   char *err, size_t errlen);
+
+/* ---- the worker's steps ------------------------------------------------ */
+
+/* A claimed job on its way to LAVA. */
+struct lava_submission {
+	int64_t row;		/* lava_jobs.id */
+	struct claim cl;
+	char token[LAVA_TOKEN_LEN + 1];
+	json_t *spec;		/* jobs_spec_json */
+};
+
+/*
+ * Claim the next job of @lab's host (nothing when it holds one): 1 with
+ * @out filled and a lava_jobs row 'submitting', 0 none, -1 error. On the
+ * writer connection.
+ */
+int lava_claim(store_conn *wdb, const struct jobs_ctx *c, const struct lava_lab *lab,
+	       time_t now, struct lava_submission *out);
+void lava_submission_free(struct lava_submission *s);
+
+struct lava_open;
+/* The submission of an open row (spec rebuilt, with the title). 0/-1. */
+int lava_submission_load(store_conn *db, const struct jobs_ctx *c,
+			 const struct lava_open *o, struct lava_submission *s);
+
+/*
+ * The job's LAVA definition (heap), or NULL with err and the perflab
+ * failure *reason ("internal": nothing LAVA could run; "wait": the image
+ * is not there yet, err says which). @img gets the image it boots.
+ */
+struct lava_image;
+char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
+		  const struct lava_submission *s, struct lava_image *img,
+		  const char **reason, char *err, size_t errlen);
+
+/* A fresh per-job token; 0 or -1. */
+int lava_new_token(char out[LAVA_TOKEN_LEN + 1]);
+/* Before submitting: the token's hash and the image the job boots. */
+int lava_set_token(store_conn *wdb, int64_t row, const char *token,
+		   const char *image_key);
+/* What the job waits for (shown with the LAVA job). */
+int lava_set_message(store_conn *wdb, int64_t row, const char *message);
+
+/* Submitted as LAVA job @lava_id: the definition is stored with @token
+ * redacted, the perflab job is 'running' (phase boot). 0 or -1. */
+int lava_mark_submitted(store_conn *wdb, const struct jobs_ctx *c,
+			const struct lava_lab *lab, int64_t row, int64_t lava_id,
+			const char *definition, const char *token, time_t now);
+
+/* What the worker knows of an open LAVA job. */
+struct lava_open {
+	int64_t row, job_id, lava_id, host_id, experiment_id;
+	int attempt;
+	char lease[33];
+	char state[16];
+	char image_key[65];
+	time_t polled_at;
+};
+
+/* The lab's open LAVA jobs (submitting/submitted/fetching); count or -1. */
+int lava_open_jobs(store_conn *db, int64_t lab_id, struct lava_open **out);
+
+/* Keep the perflab lease of @o alive: 0, 1 gone (cancelled, expired), -1. */
+int lava_keepalive(store_conn *wdb, const struct jobs_ctx *c, const struct lava_open *o,
+		   const char *phase, const char *message, time_t now);
+void lava_mark_polled(store_conn *wdb, int64_t row, time_t now);
+
+/* A finished LAVA job made into perflab's terms (lava_outcome.c). */
+struct lava_outcome {
+	json_t *body;		/* the result (ingest.h's upload body), or */
+	const char *reason;	/* the failure reason, with log */
+	char *log;		/* heap */
+	char message[1024];	/* one line for the LAVA job's row */
+	char state[32], health[32];
+};
+
+struct extsched_job;
+
+/*
+ * From LAVA's job @j and its @log (no database, no lock): the run, with
+ * the exact profile when the plugin's dump and the image's System.map are
+ * there, or the reason. 0, or -1 (out of memory).
+ */
+int lava_outcome_prepare(const struct lava_cfg *cfg, const struct lava_open *o,
+			 const struct extsched_job *j, const char *log,
+			 size_t log_len, struct lava_outcome *out);
+void lava_outcome_free(struct lava_outcome *out);
+
+/* Store it: the run, or the job's failure; the row is closed. 0 or -1. */
+int lava_store_outcome(store_conn *wdb, const struct jobs_ctx *c,
+		       const struct lava_open *o, struct lava_outcome *out,
+		       time_t now);
+
+/* Close @o without a result: fail the perflab job with @reason when
+ * @fail_job, else just mark the row cancelled. 0 or -1. */
+int lava_close(store_conn *wdb, const struct jobs_ctx *c, const struct lava_open *o,
+	       const char *reason, const char *message, int fail_job, time_t now);
+
+#endif
