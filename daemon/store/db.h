@@ -45,7 +45,11 @@ int db_exec(sqlite3 *db, const char *sql);
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql);
 /* Run @sql with @nargs int64_t parameters; first column of the first row, or @def. */
 int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...);
-/* BEGIN IMMEDIATE, 0 or -1; asserts that @db may write (db_is_writer). */
+/*
+ * BEGIN IMMEDIATE, 0 or -1; asserts that @db may write (db_is_writer).
+ * Inside an open transaction a SAVEPOINT: transactions nest, and
+ * db_commit/db_rollback end the innermost level only.
+ */
 int db_begin(sqlite3 *db);
 /* Register the daemon's one writer connection (writer.h); NULL: none. */
 void db_set_writer(sqlite3 *db);
@@ -54,6 +58,8 @@ void db_set_writer(sqlite3 *db);
 bool db_is_writer(sqlite3 *db);
 int db_commit(sqlite3 *db);
 void db_rollback(sqlite3 *db);
+/* Roll back every level of the open transaction, if any. */
+void db_rollback_all(sqlite3 *db);
 /*
  * HTTP status for the last error on @db: 503 when the database cannot
  * be written or read right now (disk full, read-only, I/O error, busy),
