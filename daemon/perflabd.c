@@ -20,6 +20,7 @@
 #include "daemon/http/auth.h"
 #include "daemon/store/db.h"
 #include "daemon/http/server.h"
+#include "daemon/lab/worker.h"
 
 static void usage(FILE *f)
 {
@@ -32,6 +33,10 @@ static void usage(FILE *f)
 		"                [--public-url URL] [--max-queued-runs N]\n"
 		"                [--trusted-proxy ADDR[,ADDR]]...\n"
 		"                [--git-dir DIR] [--track-poll SECONDS]\n"
+		"                [--git-fetchers N] [--git-wait SECONDS]\n"
+		"                [--git-fetch-interval SECONDS]\n"
+		"                [--git-fetch-timeout SECONDS]\n"
+		"                [--delivery-timeout SECONDS]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -250,6 +255,11 @@ int main(int argc, char **argv)
 		{ "trusted-proxy", required_argument, NULL, 'X' },
 		{ "git-dir", required_argument, NULL, 'G' },
 		{ "track-poll", required_argument, NULL, 'K' },
+		{ "git-fetchers", required_argument, NULL, 'j' },
+		{ "git-wait", required_argument, NULL, 'y' },
+		{ "git-fetch-interval", required_argument, NULL, 'i' },
+		{ "git-fetch-timeout", required_argument, NULL, 't' },
+		{ "delivery-timeout", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -289,6 +299,31 @@ int main(int argc, char **argv)
 			if (parse_int(optarg, 0, 86400 * 7, &cfg.track_poll))
 				return fprintf(stderr, "perflabd: bad --track-poll"
 					       " (seconds, 0 = no timer)\n"), 2;
+			break;
+		case 'j':
+			if (parse_int(optarg, 1, WORKER_MAX_THREADS, &cfg.git_fetchers))
+				return fprintf(stderr, "perflabd: bad --git-fetchers"
+					       " (1-%d)\n", WORKER_MAX_THREADS), 2;
+			break;
+		case 'y':
+			if (parse_int(optarg, 0, 3600, &cfg.git_wait))
+				return fprintf(stderr, "perflabd: bad --git-wait"
+					       " (seconds)\n"), 2;
+			break;
+		case 'i':
+			if (parse_int(optarg, 0, 86400, &cfg.git_fetch_interval))
+				return fprintf(stderr, "perflabd: bad"
+					       " --git-fetch-interval (seconds)\n"), 2;
+			break;
+		case 't':
+			if (parse_int(optarg, 1, 86400, &cfg.git_fetch_timeout))
+				return fprintf(stderr, "perflabd: bad"
+					       " --git-fetch-timeout (seconds)\n"), 2;
+			break;
+		case 'D':
+			if (parse_int(optarg, 1, 3600, &cfg.delivery_timeout))
+				return fprintf(stderr, "perflabd: bad"
+					       " --delivery-timeout (seconds)\n"), 2;
 			break;
 		case 'Q':
 			if (parse_int(optarg, 0, 1000000, &cfg.max_queued_runs))

@@ -12,12 +12,14 @@
 #include "daemon/http/state.h"
 #include "daemon/lab/bisect_json.h"
 #include "daemon/lab/bisect_run.h"
+#include "daemon/lab/workers.h"
 
 int api_bisections_post(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "base", "good", "bad", "label",
 		"bench", "backend", "host_label", "runs", NULL };
 	struct bisect_spec s = { 0 };
+	struct trust_who who;
 	json_t *body, *bench = NULL, *runs;
 	char err[512] = "", *bench_s = NULL;
 	int64_t id;
@@ -59,17 +61,22 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 		ret = -1;
 		goto out;
 	}
-	/* The first step's runs count against the key's queue quota. */
-	if (api_trust_request(req, resp, s.backend, 2 * s.runs))
+	/* The first step's runs count against the key's queue quota: before
+	 * any git work, and again in the transaction that queues them. */
+	if (api_trust_precheck(req, resp, s.backend, 2 * s.runs))
 		goto out;
+	api_trust_who(req, &who);
+	s.who = &who;
 	s.bench_json = bench_s;
 	s.key_id = req->auth.key_id;
 	rc = bisect_run_start(req->db, &s, &id, err, sizeof(err));
 	if (rc != 201) {
+		api_http_status(resp, rc);
 		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
 		goto out;
 	}
 	server_queue_kick(req->srv);
+	workers_kick_bisect();	/* reads its first-parent list */
 	snprintf(resp->location, sizeof(resp->location), "/api/v1/bisections/%lld",
 		 (long long)id);
 	ret = http_json(resp, 201, bisect_run_json(req->db, id));

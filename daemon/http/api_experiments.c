@@ -30,7 +30,7 @@ struct variants_in {
 	char *scripts[MAX_VARIANTS];	/* stored setup texts, heap */
 	char *settings[MAX_VARIANTS];	/* toggle settings JSON, heap */
 	char commits[MAX_VARIANTS][41];	/* git base: variant "commit"s */
-	const struct base_ref *base;
+	struct base_ref *base;
 	int n_commits;			/* -1: answered with an error */
 	int n;
 };
@@ -158,16 +158,19 @@ static int parse_variant_commits(struct http_resp *resp, json_t *va,
 					  " git base", k), -1;
 		rc = bases_commit(vi->base, json_string_value(c), vi->commits[k],
 				  err, sizeof(err));
-		if (rc)
+		if (rc) {
+			api_http_status(resp, rc);
 			return http_error(resp, rc, "variant %zu: %s", k, err), -1;
+		}
 		vi->n_commits = (int)k + 1;
 	}
 	return 0;
 }
 
+/* @dry: the trust checks only, nothing stored (patch texts). */
 static int parse_variants(struct http_req *req, struct http_resp *resp,
 			  json_t *va, const char *control, bool toggle,
-			  struct variants_in *vi)
+			  struct variants_in *vi, bool dry)
 {
 	static const char *const keys[] = { "name", "patches", "cmdline", "setup",
 		"setup_script", "control", "settings", "commit", NULL };
@@ -203,8 +206,8 @@ static int parse_variants(struct http_req *req, struct http_resp *resp,
 			return http_error(resp, 400, "variant %zu: 'control' must be a boolean", k), -1;
 		s->is_control = control ? !strcmp(control, s->name) : json_is_true(c);
 		ncontrol += s->is_control;
-		if (parse_variant_patches(req, resp, json_object_get(v, "patches"),
-					  vi->ids[k], &s->npatches))
+		if (!dry && parse_variant_patches(req, resp, json_object_get(v, "patches"),
+						  vi->ids[k], &s->npatches))
 			return -1;
 		s->patch_ids = vi->ids[k];
 		s->base_commit = vi->commits[k][0] ? vi->commits[k] : NULL;
@@ -314,13 +317,29 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
+	vi = calloc(1, sizeof(*vi));
+	if (!vi || !bench_s) {
+		ret = -1;
+		goto out;
+	}
+	/* Trust and quota before any git work; the transaction below
+	 * checks again. */
+	rc = parse_variants(req, resp, json_object_get(body, "variants"), control,
+			    toggle, vi, true) ||
+	     api_trust_precheck(req, resp, backend,
+				(int)json_array_size(json_object_get(body, "variants")) * runs);
+	variants_free(vi);
+	vi = NULL;
+	if (rc)
+		goto out;
 	rc = bases_lookup(req->db, base ? base : "linux-6.1", &bref, err, sizeof(err));
 	if (rc) {
+		api_http_status(resp, rc);
 		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
 		goto out;
 	}
 	vi = calloc(1, sizeof(*vi));
-	if (!vi || !bench_s) {
+	if (!vi) {
 		ret = -1;
 		goto out;
 	}
@@ -332,7 +351,7 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	if (parse_variants(req, resp, json_object_get(body, "variants"), control,
-			   toggle, vi) ||
+			   toggle, vi, false) ||
 	    api_trust_request(req, resp, backend, vi->n * runs))
 		goto out;
 	if (toggle && (ret = toggle_variants_check(vi->v, vi->n, err, sizeof(err)))) {

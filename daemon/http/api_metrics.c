@@ -10,6 +10,8 @@
 
 #include "daemon/http/api_metrics.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/fetcher.h"
+#include "daemon/lab/workers.h"
 #include "daemon/store/db.h"
 
 /* Emit "name{labelname="value"} count" rows for a GROUP BY query. */
@@ -66,6 +68,37 @@ static void db_gauges(FILE *f, sqlite3 *db, int offline_after)
 	gauge_rows(f, db, "perflab_hosts", "state", sql, hstates);
 }
 
+/* The lab's background workers (lab/workers.h) and the git fetches. */
+static void worker_gauges(FILE *f, sqlite3 *db)
+{
+	struct workers_row r[WORKERS_MAX];
+	int n = workers_stats(db, r, WORKERS_MAX);
+	uint64_t ok, failed;
+
+	fprintf(f, "# HELP perflab_worker_queue_depth Items each background worker"
+		" has waiting or in hand.\n# TYPE perflab_worker_queue_depth gauge\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "perflab_worker_queue_depth{worker=\"%s\"} %zu\n",
+			r[i].name, r[i].st.depth);
+	fprintf(f, "# HELP perflab_worker_oldest_seconds Age of the oldest item of"
+		" each worker's queue.\n# TYPE perflab_worker_oldest_seconds gauge\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "perflab_worker_oldest_seconds{worker=\"%s\"} %.3f\n",
+			r[i].name, r[i].st.oldest_s);
+	fprintf(f, "# HELP perflab_worker_busy_seconds How long each worker's item"
+		" in hand has run (0: idle).\n"
+		"# TYPE perflab_worker_busy_seconds gauge\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "perflab_worker_busy_seconds{worker=\"%s\"} %.3f\n",
+			r[i].name, r[i].st.busy_s);
+	fetcher_counts(&ok, &failed);
+	fprintf(f, "# HELP perflab_git_fetches_total Fetches of bases' mirrors.\n"
+		"# TYPE perflab_git_fetches_total counter\n"
+		"perflab_git_fetches_total{result=\"ok\"} %llu\n"
+		"perflab_git_fetches_total{result=\"failed\"} %llu\n",
+		(unsigned long long)ok, (unsigned long long)failed);
+}
+
 int api_metrics(struct http_req *req, struct http_resp *resp)
 {
 	char *p = NULL;
@@ -75,6 +108,7 @@ int api_metrics(struct http_req *req, struct http_resp *resp)
 	if (!f)
 		return -1;
 	db_gauges(f, req->db, 3 * req->srv->cfg.lease_seconds);
+	worker_gauges(f, req->db);
 	metrics_write(&req->srv->metrics, f);
 	if (fclose(f) || !p) {
 		free(p);

@@ -87,10 +87,15 @@ int api_patches_post(struct http_req *req, struct http_resp *resp)
 		return 0;
 	if (req->body_len == 0)
 		return http_error(resp, 400, "empty body: send the patch (mbox or diff) as the body");
+	/* Trust and quota before any git work (checked again below). */
+	if (api_trust_precheck(req, resp, backend, 2 * runs))
+		return 0;
 	/* A git base: its ref's head now, or the pinned NAME@COMMIT. */
 	rc = bases_lookup(req->db, base ? base : "linux-6.1", &bref, err, sizeof(err));
-	if (rc)
+	if (rc) {
+		api_http_status(resp, rc);
 		return rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	}
 	bench = bench_params_json(NULL, err, sizeof(err));
 	if (!bench)
 		return -1;

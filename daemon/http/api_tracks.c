@@ -103,13 +103,15 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 		ret = -1;
 		goto out;
 	}
-	/* A backend no runner runs would queue work nobody claims. */
-	if (api_trust_request(req, resp, s.backend, s.runs))
+	/* A backend no runner runs would queue work nobody claims; checked
+	 * before any git work. */
+	if (api_trust_precheck(req, resp, s.backend, s.runs))
 		goto out;
 	s.bench_json = bench_s;
 	s.key_id = req->auth.key_id;
 	rc = tracks_create(req->db, &s, &id, err, sizeof(err));
 	if (rc != 201) {
+		api_http_status(resp, rc);
 		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
 		goto out;
 	}
@@ -149,6 +151,10 @@ int api_track_poll(struct http_req *req, struct http_resp *resp)
 	if (id < 0)
 		return http_error(resp, 404, "no such track");
 	rc = tracks_poll(req->db, id, time(NULL), &q, err, sizeof(err));
+	if (rc == 202)	/* the fetch goes on; the poll follows it */
+		return http_json(resp, 202, json_pack("{s:I,s:i,s:b,s:s,s:o}",
+			"id", (json_int_t)id, "queued", 0, "fetching", 1,
+			"message", err, "track", tracks_json(req->db, id)));
 	if (rc)
 		return rc == 500 ? -1 : http_error(resp, rc, "%s", err);
 	if (q)
@@ -178,13 +184,15 @@ int api_hooks_git(struct http_req *req, struct http_resp *resp)
 		goto out;
 	}
 	rc = tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, err, sizeof(err));
-	if (rc) {
+	if (rc && rc != 202) {
 		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
 		goto out;
 	}
 	if (q)
 		server_queue_kick(req->srv);
-	ret = http_json(resp, 200, json_pack("{s:i,s:i}", "tracks", n, "queued", q));
+	/* 202: the fetch goes on in the background, the polls follow it. */
+	ret = http_json(resp, rc ? 202 : 200, json_pack("{s:i,s:i,s:b}", "tracks",
+			n, "queued", q, "fetching", rc == 202));
 out:
 	json_decref(body);
 	return ret;

@@ -7,6 +7,7 @@
 
 #include "daemon/http/request.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/fetcher.h"
 
 int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 		   struct http_resp *resp)
@@ -55,6 +56,25 @@ int api_trust_request(struct http_req *req, struct http_resp *resp,
 		http_error(resp, rc > 0 ? rc : 500, "%s", rc > 0 ? err :
 			   "internal error");
 	return rc ? -1 : 0;
+}
+
+int api_trust_precheck(struct http_req *req, struct http_resp *resp,
+			const char *backend, int runs)
+{
+	bool took = !req->pool_db;
+	int rc;
+
+	server_write_take(req);
+	rc = api_trust_request(req, resp, backend, runs);
+	if (took)
+		server_write_release(req);
+	return rc;
+}
+
+void api_http_status(struct http_resp *resp, int status)
+{
+	if (status == 503)
+		resp->retry_after = fetcher_retry_after();
 }
 
 void api_experiment_queued(struct http_req *req, struct http_resp *resp,

@@ -32,6 +32,19 @@ int api_trust_request(struct http_req *req, struct http_resp *resp,
 		      const char *backend, int runs);
 
 /*
+ * api_trust_request() before any git work, under the writer lock: a key
+ * that may not queue this (backend, quota) never makes the daemon fetch.
+ * Not the final word: the request's transaction checks again, counting
+ * what other requests queued meanwhile.
+ */
+int api_trust_precheck(struct http_req *req, struct http_resp *resp,
+		       const char *backend, int runs);
+
+/* Headers that go with @status from the lab: 503 (a git fetch still
+ * running) gets Retry-After. Call before http_error(). */
+void api_http_status(struct http_resp *resp, int status);
+
+/*
  * Experiment @exp was queued: wakes the runners' claim long-polls,
  * publishes the "queued" event and points the answer's Location (also its
  * "url") at /api/v1/experiments/{exp}.

@@ -44,6 +44,10 @@ struct server_config {
 	/* Bare mirrors of git bases; NULL: "git" beside --db. */
 	const char *git_dir;
 	int track_poll;		/* seconds between polls of every track */
+	/* Git fetches (lab/fetcher.h): at once, a request's wait, the
+	 * minimum interval per base, the kill timeout; seconds. */
+	int git_fetchers, git_wait, git_fetch_interval, git_fetch_timeout;
+	int delivery_timeout;	/* SMTP/webhook connect and answer, seconds */
 	/* Peers whose X-Forwarded-For names the client (--trusted-proxy). */
 	struct clientaddr_proxies proxies;
 };
@@ -58,14 +62,14 @@ struct server {
 	struct ratelimit auth_fails;	/* failed keys per client, see ratelimit.h */
 	char web_real[PATH_MAX];
 	/* The one writer connection and its FIFO lock: the runner protocol,
-	 * the reaper and the analysis worker write through it (writer.h). */
+	 * the handlers and the lab's workers write through it (writer.h). */
 	struct db_writer writer;
 	/* Analyses experiments whose last job finished (analysis_worker.h). */
 	struct analysis_worker analysis;
 	/* Claim long-poll: bumped whenever jobs become claimable. */
 	struct job_queue queue;
 	volatile int stopping;
-	pthread_t reaper;
+	bool workers_started;	/* lab/workers.h */
 	struct MHD_Daemon *mhd;
 	int port;
 };

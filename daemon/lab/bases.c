@@ -4,7 +4,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
-#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +13,10 @@
 
 #include "common/git_names.h"
 #include "daemon/lab/bases.h"
+#include "daemon/lab/fetcher.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
 #include "daemon/store/writer.h"
-
-/* One fetch at a time per daemon: git's ref locks would fail the second. */
-static pthread_mutex_t fetch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
 {
@@ -61,32 +59,64 @@ int bases_by_id(sqlite3 *db, int64_t id, struct base_ref *b)
 	return rc;
 }
 
-int bases_fetch(const struct base_ref *b, char *err, size_t len)
+/* fetcher_get for @b: 0, 502 (git failed) or 503 (still fetching). */
+static int fetch(struct base_ref *b, enum fetch_need need, char *err,
+		 size_t len)
 {
-	int rc;
+	char why[300];
+	int rc = fetcher_get(b->id, b->mirror, b->url, need, -1, NULL, NULL,
+			     why, sizeof(why), NULL);
 
-	pthread_mutex_lock(&fetch_lock);
-	rc = gitmirror_fetch(b->mirror, b->url, err, len);
-	pthread_mutex_unlock(&fetch_lock);
-	return rc ? 502 : 0;
+	if (rc == FETCH_PENDING)
+		return snprintf(err, len, "base '%s': %s; retry later, or name"
+				" a commit the mirror has (%s@COMMIT)", b->name,
+				why, b->name), 503;
+	if (rc)
+		return snprintf(err, len, "base '%s': git fetch failed: %s",
+				b->name, why), 502;
+	return 0;
 }
 
-int bases_commit(const struct base_ref *b, const char *name, char sha[41],
+int bases_fetch(struct base_ref *b, char *err, size_t len)
+{
+	return fetch(b, FETCH_FRESH, err, len);
+}
+
+/* 4 to 40 hex digits: a commit (or a prefix), looked up in the mirror
+ * first; anything else is a ref, whose head may have moved upstream. */
+static bool commit_like(const char *name)
+{
+	size_t n = strspn(name, "0123456789abcdefABCDEF");
+
+	return n >= 4 && n <= 40 && !name[n];
+}
+
+int bases_commit(struct base_ref *b, const char *name, char sha[41],
 		 char *err, size_t len)
 {
-	int rc = gitmirror_resolve(b->mirror, name, sha, err, len);
+	bool commit = commit_like(name);
+	int rc;
 
-	if (rc == -1 && !gitmirror_check_ref(name)) {
-		/* Perhaps newer than the mirror: fetch once and retry. */
-		if (bases_fetch(b, err, len))
-			return 502;
-		rc = gitmirror_resolve(b->mirror, name, sha, err, len);
+	if (gitmirror_check_ref(name)) {
+		snprintf(err, len, "'%.64s' is not a usable ref or commit name", name);
+		return 422;
 	}
+	if (commit) {
+		rc = gitmirror_resolve(b->mirror, name, sha, err, len);
+		if (rc != -1)
+			return rc == 0 ? 0 : 502;
+	}
+	/* A ref: its head now. A commit the mirror lacks: perhaps pushed
+	 * since; the next fetch (rate-limited, fetcher.h) brings it. */
+	rc = fetch(b, commit ? FETCH_NEWER : FETCH_FRESH, err, len);
+	if (rc)
+		return rc;
+	rc = gitmirror_resolve(b->mirror, name, sha, err, len);
 	return rc == 0 ? 0 : rc == -1 ? 422 : 502;
 }
 
-int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
-		 char *err, size_t len)
+int bases_find(sqlite3 *db, const char *spec, struct base_ref *b, char *err,
+	       size_t len)
 {
 	const char *at = strchr(spec, '@');
 	char name[65];
@@ -109,18 +139,22 @@ int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
 		return snprintf(err, len, "git bases need perflabd --git-dir"), 503;
 	if (rc)
 		return rc;
-	if (!b->git) {
-		if (at)
-			return snprintf(err, len, "base '%s' is not a git base:"
-					" it has no commits to pin", name), 422;
-		return 0;
-	}
-	if (at)
-		return bases_commit(b, at + 1, b->commit, err, len);
-	/* The ref's head at submission. */
-	if (bases_fetch(b, err, len))
-		return 502;
-	return gitmirror_resolve(b->mirror, b->ref, b->commit, err, len) ? 502 : 0;
+	if (!b->git && at)
+		return snprintf(err, len, "base '%s' is not a git base:"
+				" it has no commits to pin", name), 422;
+	return 0;
+}
+
+int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
+		 char *err, size_t len)
+{
+	const char *at = strchr(spec, '@');
+	int rc = bases_find(db, spec, b, err, len);
+
+	if (rc || !b->git)
+		return rc;
+	/* NAME@COMMIT, or the ref's head at submission. */
+	return bases_commit(b, at ? at + 1 : b->ref, b->commit, err, len);
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,
@@ -181,6 +215,7 @@ int bases_create_git(sqlite3 *db, const char *name, const char *url,
 {
 	static unsigned counter;
 	char tmp[4200], final[4200], head[41], why[128];
+	time_t started = time(NULL);
 	int64_t id = 0;
 	int rc;
 
@@ -195,9 +230,8 @@ int bases_create_git(sqlite3 *db, const char *name, const char *url,
 		return snprintf(err, len, "a base named '%s' exists", name), 409;
 	snprintf(tmp, sizeof(tmp), "%s/new-%d-%u.git", gitmirror_dir(),
 		 (int)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-	pthread_mutex_lock(&fetch_lock);
+	/* A new mirror of its own: shares no lock and no fetch slot. */
 	rc = gitmirror_fetch(tmp, url, err, len) ? 422 : 0;
-	pthread_mutex_unlock(&fetch_lock);
 	if (!rc && gitmirror_resolve(tmp, ref, head, err, len))
 		rc = 422;
 	if (!rc) {
@@ -218,6 +252,7 @@ int bases_create_git(sqlite3 *db, const char *name, const char *url,
 		rm_tree(tmp);
 		return rc;
 	}
+	fetcher_cloned(id, started);
 	*out = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:s}", "id", (json_int_t)id,
 			 "name", name, "kind", "git", "url", url, "ref", ref,
 			 "config", config, "head", head);

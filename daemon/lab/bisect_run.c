@@ -13,7 +13,9 @@
 #include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_run.h"
 #include "daemon/lab/gitmirror.h"
+#include "daemon/lab/jobs.h"
 #include "daemon/lab/planner.h"
+#include "daemon/lab/trust.h"
 #include "daemon/store/db.h"
 #include "daemon/store/writer.h"
 
@@ -28,6 +30,9 @@ struct bisection {
 	double step_pct;
 	struct base_ref base;
 };
+
+static int finish(sqlite3 *db, int64_t id, const char *state, const char *why,
+		  const char *culprit, const struct bisect_step *r);
 
 static void bisection_free(struct bisection *b)
 {
@@ -88,6 +93,9 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 		rc = 1;		/* not running */
 	}
 	sqlite3_finalize(st);
+	/* Its first-parent list is still being read (bisect_run_prepare). */
+	if (rc == -1 && b->n == 0 && b->bench)
+		rc = 2;
 	if (!rc && bases_by_id(db, b->base_id, &b->base))
 		rc = -1;
 	return rc;
@@ -95,10 +103,12 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 
 /*
  * Queue the step of commit @idx: an experiment of "good" (control, the
- * good commit) and "step" (commit idx), and its bisection_steps row.
+ * good commit) and "step" (commit idx), and its bisection_steps row at
+ * index @row_idx (the first step's is -1 until the list is read).
  * Inside the caller's transaction. 0 or -1.
  */
-static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx)
+static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx,
+		      int64_t row_idx)
 {
 	struct variant_spec v[2] = {
 		{ .name = "good", .is_control = true, .base_commit = b->commits[0] },
@@ -132,7 +142,7 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx)
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, b->id);
-	sqlite3_bind_int64(st, 2, (int64_t)idx);
+	sqlite3_bind_int64(st, 2, row_idx);
 	sqlite3_bind_text(st, 3, b->commits[idx], -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, c.subject, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, c.author, -1, SQLITE_STATIC);
@@ -179,75 +189,206 @@ static int insert_bisection(sqlite3 *db, const struct bisect_spec *s,
 	return ok ? 0 : -1;
 }
 
+/* Good and bad of @s in @b's mirror, good an ancestor of bad. 0 or a
+ * status with @err. */
+static int resolve_range(struct base_ref *base, const struct bisect_spec *s,
+			 char good[41], char bad[41], char *err, size_t len)
+{
+	int rc;
+
+	if ((rc = bases_commit(base, s->good, good, err, len)) ||
+	    (rc = bases_commit(base, s->bad, bad, err, len)))
+		return rc;
+	if (!strcmp(good, bad))
+		return snprintf(err, len, "the bad commit is not after the good"
+				" one"), 422;
+	rc = gitmirror_is_ancestor(base->mirror, good, bad);
+	if (rc < 0)
+		return snprintf(err, len, "git merge-base failed"), 502;
+	if (!rc)
+		return snprintf(err, len, "the good commit is not an ancestor of"
+				" the bad one"), 422;
+	return 0;
+}
+
+/*
+ * The rows, in one transaction with the quota check: the bisection (its
+ * commits [] until bisect_run_prepare reads them) and its first step,
+ * bad vs good. 201, 409, 422/429 (quota), 500.
+ */
+static int insert_start(sqlite3 *w, const struct bisect_spec *s,
+			struct bisection *b, const char *good, const char *bad,
+			int64_t *id, char *err, size_t len)
+{
+	char ends[2][41];
+	int rc;
+
+	if (db_begin(w))
+		return 500;
+	if (s->who) {
+		rc = trust_quota(w, s->who, 2 * s->runs, err, len);
+		if (rc) {
+			db_rollback(w);
+			return rc > 0 ? rc : 500;
+		}
+	}
+	if (insert_bisection(w, s, b->base.id, good, bad, "[]", id))
+		goto rollback;
+	snprintf(ends[0], 41, "%s", good);
+	snprintf(ends[1], 41, "%s", bad);
+	b->id = *id;
+	b->base_id = b->base.id;
+	b->key_id = s->key_id;
+	b->bench = (char *)s->bench_json;
+	b->runs = s->runs;
+	b->commits = ends;
+	b->n = 2;
+	snprintf(b->host_label, sizeof(b->host_label), "%s", s->host_label ?: "");
+	snprintf(b->backend, sizeof(b->backend), "%s", s->backend ?: "");
+	if (queue_step(w, b, 1, -1) || db_commit(w))
+		goto rollback;
+	return 201;
+rollback:
+	rc = 500;
+	if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE) {
+		snprintf(err, len, "this change point has a bisection already");
+		rc = 409;
+	} else {
+		snprintf(err, len, "cannot store the bisection: %s",
+			 sqlite3_errmsg(w));
+	}
+	db_rollback(w);
+	return rc;
+}
+
 int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 		     char *err, size_t len)
 {
 	struct bisection b = { 0 };
-	char good[41], bad[41], (*fp)[41] = NULL, *commits = NULL;
-	json_t *a = NULL;
-	size_t n = 0;
+	char good[41], bad[41];
 	sqlite3 *w;
 	int rc;
 
-	/* By name the ref's head is fetched; by id (a track's change point,
-	 * whose commits the mirror has) nothing is. */
+	/* By name or id; nothing is fetched unless good or bad need it. */
 	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base) :
-	     bases_lookup(db, s->base, &b.base, err, len);
+	     bases_find(db, s->base, &b.base, err, len);
 	if (rc == 404)
 		return snprintf(err, len, "no such base"), 422;
 	if (rc)
 		return rc;
 	if (!b.base.git)
 		return snprintf(err, len, "base '%s' is not a git base", s->base), 422;
-	if ((rc = bases_commit(&b.base, s->good, good, err, len)) ||
-	    (rc = bases_commit(&b.base, s->bad, bad, err, len)))
-		return rc;
-	rc = gitmirror_first_parent(b.base.mirror, good, bad, &fp, &n, err, len);
+	rc = resolve_range(&b.base, s, good, bad, err, len);
 	if (rc)
-		return rc == -1 ? 422 : 502;
+		return rc;
+	/* git is done: the rows under the write lock; the first-parent list
+	 * is read by the bisect worker (bisect_run_prepare). */
+	w = db_write_lock(db);
+	rc = insert_start(w, s, &b, good, bad, id, err, len);
+	db_write_unlock(db, w);
+	return rc;
+}
+
+/* ---- the first-parent list (the bisect worker) ----------------------- */
+
+/* Bisection @id ends 'failed' with @why; its first step is cancelled. */
+static void fail_start(sqlite3 *db, int64_t id, const char *why,
+		       const struct jobs_ctx *jc)
+{
+	sqlite3 *w = db_write_lock(db);
+	int64_t exp;
+
+	fprintf(stderr, "perflabd: bisection %lld: %s\n", (long long)id, why);
+	if (!db_begin(w) && !finish(w, id, "failed", why, NULL, NULL) &&
+	    !db_commit(w)) {
+		exp = db_int(w, 0, "SELECT experiment_id FROM bisection_steps"
+			     " WHERE bisection_id = ? AND idx = -1", 1, id);
+		if (exp > 0)
+			jobs_cancel_experiment(w, jc, exp, time(NULL));
+	}
+	db_write_unlock(db, w);
+}
+
+/* Store @list as bisection @id's commits; its first step is the last. */
+static int store_list(sqlite3 *db, int64_t id, const char *list, size_t n)
+{
+	sqlite3 *w = db_write_lock(db);
+	sqlite3_stmt *st;
+	int ok = 0;
+
+	if (db_begin(w))
+		goto out;
+	st = db_prepare(w, "UPDATE bisections SET commits = ? WHERE id = ? AND"
+			" state = 'running' AND commits = '[]'");
+	if (!st)
+		goto out;
+	sqlite3_bind_text(st, 1, list, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	ok = ok && db_int(w, -1, "UPDATE bisection_steps SET idx = ? WHERE"
+			  " bisection_id = ? AND idx = -1 RETURNING 0", 2,
+			  (int64_t)n - 1, id) != -1;
+	ok = ok && !db_commit(w);
+out:
+	db_write_unlock(db, w);
+	return ok ? 0 : -1;
+}
+
+static int prepare_one(sqlite3 *db, int64_t id, int64_t base_id,
+		       const char *good, const char *bad,
+		       const struct jobs_ctx *jc)
+{
+	char (*fp)[41] = NULL, err[512] = "", why[600], *list;
+	struct base_ref base;
+	json_t *a;
+	size_t n = 0;
+	int rc;
+
+	if (bases_by_id(db, base_id, &base))
+		return -1;
+	rc = gitmirror_first_parent(base.mirror, good, bad, &fp, &n, err,
+				    sizeof(err));
+	if (rc) {
+		snprintf(why, sizeof(why), "%s%s", rc == -1 ? "" :
+			 "cannot read the first-parent history: ", err);
+		fail_start(db, id, why, jc);
+		return 0;
+	}
 	a = json_array();
 	json_array_append_new(a, json_string(good));
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_string(fp[i]));
 	free(fp);
-	commits = json_dumps(a, JSON_COMPACT);
-	rc = 500;
-	if (!commits)
-		goto out;
-	/* git is done (fetch, rev-list): the rows under the write lock. */
-	w = db_write_lock(db);
-	if (db_begin(w))
-		goto unlock;
-	if (insert_bisection(w, s, b.base.id, good, bad, commits, id))
-		goto rollback;
-	b.id = *id;
-	b.base_id = b.base.id;
-	b.key_id = s->key_id;
-	b.bench = (char *)s->bench_json;
-	b.runs = s->runs;
-	snprintf(b.host_label, sizeof(b.host_label), "%s", s->host_label ?: "");
-	snprintf(b.backend, sizeof(b.backend), "%s", s->backend ?: "");
-	if (parse_commits(commits, &b) || queue_step(w, &b, b.n - 1))
-		goto rollback;
-	if (db_commit(w))
-		goto unlock;
-	rc = 201;
-	goto unlock;
-rollback:
-	if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE) {
-		snprintf(err, len, "this change point has a bisection already");
-		rc = 409;
-	}
-	db_rollback(w);
-unlock:
-	if (rc == 500 && !err[0])
-		snprintf(err, len, "cannot store the bisection: %s", sqlite3_errmsg(w));
-	db_write_unlock(db, w);
-out:
-	free(b.commits);
-	free(commits);
+	list = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
-	return rc;
+	rc = list ? store_list(db, id, list, n + 1) : -1;
+	free(list);
+	return rc ? -1 : 1;
+}
+
+int bisect_run_prepare(sqlite3 *db, const struct jobs_ctx *jc)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, base_id, good, bad FROM"
+				      " bisections WHERE state = 'running' AND"
+				      " commits = '[]' ORDER BY id LIMIT 8");
+	struct { int64_t id, base; char good[41], bad[41]; } r[8];
+	int n = 0, done = 0;
+
+	if (!st)
+		return -1;
+	while (n < 8 && sqlite3_step(st) == SQLITE_ROW) {
+		r[n].id = sqlite3_column_int64(st, 0);
+		r[n].base = sqlite3_column_int64(st, 1);
+		col(r[n].good, 41, st, 2);
+		col(r[n].bad, 41, st, 3);
+		n++;
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++)
+		done += prepare_one(db, r[i].id, r[i].base, r[i].good, r[i].bad,
+				    jc) > 0;
+	return done;
 }
 
 /* ---- advancing ------------------------------------------------------- */
@@ -425,7 +566,7 @@ static int advance(sqlite3 *db, struct bisection *b)
 	free(s);
 	switch (r.result) {
 	case BISECT_TEST:
-		return queue_step(db, b, r.index);
+		return queue_step(db, b, r.index, (int64_t)r.index);
 	case BISECT_FOUND:
 		rc = finish(db, b->id, "done", NULL, b->commits[r.index], &r);
 		break;
@@ -534,6 +675,7 @@ static int experiment_done(sqlite3 *db, int64_t exp)
 		return rc;
 	rc = bisection_load(db, id, &b);
 	if (rc) {
+		/* Not running, or its list not read yet: the sweep comes back. */
 		bisection_free(&b);
 		return rc < 0 ? -1 : 0;
 	}
@@ -568,9 +710,12 @@ int bisect_run_sweep(sqlite3 *db)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT s.experiment_id FROM"
 				      " bisection_steps s JOIN experiments e ON"
-				      " e.id = s.experiment_id WHERE s.state IN"
-				      " ('queued', 'running') AND e.state IN"
-				      " ('failed', 'cancelled') LIMIT 16");
+				      " e.id = s.experiment_id JOIN bisections b ON"
+				      " b.id = s.bisection_id WHERE s.state IN"
+				      " ('queued', 'running') AND b.state = 'running'"
+				      " AND b.commits <> '[]' AND (e.state IN"
+				      " ('failed', 'cancelled') OR (e.state = 'done'"
+				      " AND e.analysis_pending = 0)) LIMIT 16");
 	int64_t ids[16];
 	int n = 0, done = 0;
 

@@ -3,12 +3,14 @@
  * Tracks: creation and polling (new commits become experiments); see
  * tracks.h. Points, detection and JSON are in track_points.c.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "daemon/lab/bases.h"
+#include "daemon/lab/fetcher.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/planner.h"
 #include "daemon/lab/tracks.h"
@@ -17,6 +19,8 @@
 
 /* At most this many commits are queued by one poll (the newest ones). */
 #define TRACK_MAX_QUEUE 200
+/* Tracks with a background poll in flight at once. */
+#define TRACK_MAX_BUSY 256
 
 struct track {
 	int64_t id;
@@ -257,12 +261,160 @@ out:
 	return ret;
 }
 
+/* After the fetch: the ref's head and the new commits. 0, 502, 500. */
+static int poll_mirror(sqlite3 *db, struct track *t, time_t now, int *queued,
+		       char *err, size_t len)
+{
+	char head[41];
+	int rc;
+
+	if (gitmirror_resolve(t->base.mirror, t->ref, head, err, len)) {
+		note_poll_now(db, t, NULL, NULL, err, now);
+		return 502;
+	}
+	rc = queue_new(db, t, head, now, queued);
+	if (rc)
+		snprintf(err, len, "cannot queue the track's commits: %s",
+			 sqlite3_errmsg(db));
+	return rc;
+}
+
+/* ---- polls in the background (the "tracks" worker) -------------------- */
+
+static struct {
+	pthread_mutex_t lock;
+	struct worker *w;
+	struct db_pool *pool;
+	int64_t busy[TRACK_MAX_BUSY];	/* tracks with a poll in flight */
+	int nbusy;
+} P = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Mark track @id in flight; 0 when it was not, -1 (already, or full). */
+static int busy_take(int64_t id)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&P.lock);
+	for (int i = 0; i < P.nbusy; i++)
+		if (P.busy[i] == id)
+			goto out;
+	if (P.nbusy < TRACK_MAX_BUSY) {
+		P.busy[P.nbusy++] = id;
+		rc = 0;
+	}
+out:
+	pthread_mutex_unlock(&P.lock);
+	return rc;
+}
+
+static void busy_put(int64_t id)
+{
+	pthread_mutex_lock(&P.lock);
+	for (int i = 0; i < P.nbusy; i++)
+		if (P.busy[i] == id) {
+			P.busy[i] = P.busy[--P.nbusy];
+			break;
+		}
+	pthread_mutex_unlock(&P.lock);
+}
+
+static void (*notify_queued)(void);
+
+void tracks_on_queued(void (*fn)(void))
+{
+	notify_queued = fn;
+}
+
+/* The second half of a poll, after its fetch ended. */
+struct poll_work {
+	struct work w;
+	int64_t id;
+	int rc;			/* the fetch's FETCH_* */
+	char err[256];
+};
+
+static void poll_run(struct work *w)
+{
+	struct poll_work *pw = (struct poll_work *)w;
+	sqlite3 *db = db_pool_get(P.pool);
+	struct track t;
+	char err[512];
+	int q;
+
+	if (!db)
+		return;
+	if (!track_load(db, pw->id, &t)) {
+		if (pw->rc != FETCH_OK)
+			note_poll_now(db, &t, NULL, NULL, pw->err, time(NULL));
+		else if (!poll_mirror(db, &t, time(NULL), &q, err, sizeof(err)) &&
+			 q && notify_queued)
+			notify_queued();
+	}
+	free(t.bench);
+	db_pool_put(P.pool, db);
+}
+
+static void poll_drop(struct work *w)
+{
+	busy_put(((struct poll_work *)w)->id);
+	free(w);
+}
+
+/* fetch_done_fn: queue the mirror half of track @arg's poll. */
+static void poll_fetched(void *arg, int rc, const char *err)
+{
+	struct poll_work *pw = arg;
+
+	pw->rc = rc;
+	snprintf(pw->err, sizeof(pw->err), "%s", err ? err : "");
+	if (rc == FETCH_PENDING || !P.w) {
+		poll_drop(&pw->w);	/* stopping */
+		return;
+	}
+	worker_queue(P.w, &pw->w);
+}
+
+/*
+ * Poll track @t in the background: fetch (@need), then the mirror half on
+ * the tracks worker. 0 queued or in flight already, -1.
+ */
+static int poll_later(struct track *t, enum fetch_need need)
+{
+	struct poll_work *pw;
+	char err[256];
+	int rc, retry;
+
+	if (!P.w || busy_take(t->id))
+		return P.w ? 0 : -1;
+	pw = calloc(1, sizeof(*pw));
+	if (!pw) {
+		busy_put(t->id);
+		return -1;
+	}
+	pw->w.run = poll_run;
+	pw->w.drop = poll_drop;
+	pw->id = t->id;
+	rc = fetcher_get(t->base.id, t->base.mirror, t->base.url, need, 0,
+			 poll_fetched, pw, err, sizeof(err), &retry);
+	if (rc != FETCH_PENDING)
+		poll_fetched(pw, rc, err);
+	return 0;
+}
+
+void tracks_use_worker(struct worker *w, struct db_pool *pool)
+{
+	P.pool = pool;
+	P.w = w;
+}
+
+/* ---- polls asked for ---------------------------------------------------- */
+
 int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
 		size_t len)
 {
 	struct track t;
-	char head[41];
-	int rc;
+	char why[300];
+	int rc, retry;
 
 	*queued = 0;
 	rc = track_load(db, id, &t);
@@ -270,18 +422,19 @@ int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
 		free(t.bench);
 		return rc == 404 ? (snprintf(err, len, "no such track"), 404) : 500;
 	}
-	rc = bases_fetch(&t.base, err, len);
-	if (!rc && gitmirror_resolve(t.base.mirror, t.ref, head, err, len))
-		rc = 502;
-	if (rc) {
+	/* "Poll now": a fetch that starts from now, shared with other polls. */
+	rc = fetcher_get(t.base.id, t.base.mirror, t.base.url, FETCH_NEWER, -1,
+			 NULL, NULL, why, sizeof(why), &retry);
+	if (rc == FETCH_PENDING) {
+		rc = poll_later(&t, FETCH_NEWER) ? 500 : 202;
+		snprintf(err, len, "%s", why);
+	} else if (rc) {
+		snprintf(err, len, "git fetch failed: %s", why);
 		note_poll_now(db, &t, NULL, NULL, err, now);
-		free(t.bench);
-		return rc;
+		rc = 502;
+	} else {
+		rc = poll_mirror(db, &t, now, queued, err, len);
 	}
-	rc = queue_new(db, &t, head, now, queued);
-	if (rc)
-		snprintf(err, len, "cannot queue the track's commits: %s",
-			 sqlite3_errmsg(db));
 	free(t.bench);
 	return rc;
 }
@@ -295,7 +448,9 @@ int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
 				      " (?2 IS NULL OR t.ref = ?2 OR 'refs/heads/' ||"
 				      " t.ref = ?2) AND t.enabled ORDER BY t.id");
 	int64_t ids[64];
-	int n = 0, q, rc = 0;
+	int n = 0, q, rc = 0, later = 0, fetched, retry;
+	struct track t;
+	char why[300];
 
 	*tracks = *queued = 0;
 	if (!st)
@@ -309,35 +464,55 @@ int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
 	if (!n)
 		return snprintf(err, len, "no track of base '%.64s'%s%.200s", base,
 				ref ? " and ref " : "", ref ? ref : ""), 404;
-	for (int i = 0; i < n && !rc; i++) {
-		rc = tracks_poll(db, ids[i], now, &q, err, len);
-		*queued += q;
+	/* One fetch of the base (it was pushed to), then every track. */
+	rc = track_load(db, ids[0], &t);
+	free(t.bench);
+	if (rc)
+		return 500;
+	fetched = fetcher_get(t.base.id, t.base.mirror, t.base.url, FETCH_NEWER,
+			      -1, NULL, NULL, why, sizeof(why), &retry);
+	for (int i = 0; i < n && rc != 500; i++) {
+		if (track_load(db, ids[i], &t)) {
+			rc = 500;
+		} else if (fetched == FETCH_PENDING) {
+			rc = poll_later(&t, FETCH_NEWER) ? 500 : 0;
+			later++;
+		} else if (fetched) {
+			snprintf(err, len, "git fetch failed: %s", why);
+			note_poll_now(db, &t, NULL, NULL, err, now);
+			rc = 502;
+		} else if (!poll_mirror(db, &t, now, &q, err, len)) {
+			*queued += q;
+		}
+		free(t.bench);
 		(*tracks)++;
 	}
-	return rc;
+	return rc ? rc : later ? 202 : 0;
 }
 
-int tracks_poll_due(sqlite3 *db, int interval, time_t now)
+void tracks_poll_due(sqlite3 *db, int interval, time_t now)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM tracks WHERE enabled AND"
 				      " (polled_at IS NULL OR polled_at + ?1 <= ?2 OR"
 				      " (every_seconds > 0 AND next_run_at <= ?2))"
 				      " ORDER BY id LIMIT 64");
 	int64_t ids[64];
-	int n = 0, total = 0, q;
-	char err[512];
+	struct track t;
+	int n = 0;
 
 	if (!st)
-		return -1;
+		return;
 	sqlite3_bind_int(st, 1, interval);
 	sqlite3_bind_int64(st, 2, (int64_t)now);
 	while (n < 64 && sqlite3_step(st) == SQLITE_ROW)
 		ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	for (int i = 0; i < n; i++)
-		if (!tracks_poll(db, ids[i], now, &q, err, sizeof(err)))
-			total += q;
-	return total;
+	/* Each fetch on the git worker; the mirror half comes back here. */
+	for (int i = 0; i < n; i++) {
+		if (!track_load(db, ids[i], &t))
+			poll_later(&t, FETCH_FRESH);
+		free(t.bench);
+	}
 }
 
 static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
@@ -379,21 +554,23 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 		  char *err, size_t len)
 {
 	struct base_ref b;
+	struct track t;
 	const char *ref;
 	char head[41];
 	sqlite3 *w;
 	int rc, q;
 
-	rc = bases_lookup(db, s->base, &b, err, len);
+	rc = bases_find(db, s->base, &b, err, len);
 	if (rc)
-		return rc == 502 ? 422 : rc;
+		return rc;
 	if (!b.git)
 		return snprintf(err, len, "base '%s' is not a git base", s->base), 422;
 	ref = s->ref ? s->ref : b.ref;
 	if (gitmirror_check_ref(ref))
 		return snprintf(err, len, "'ref' is not a usable git ref name"), 400;
-	if (gitmirror_resolve(b.mirror, ref, head, err, len))
-		return 422;
+	rc = bases_commit(&b, ref, head, err, len);
+	if (rc)
+		return rc == 502 ? 422 : rc;
 	w = db_write_lock(db);
 	rc = insert_track(w, s, b.id, ref, id);
 	db_write_unlock(db, w);
@@ -401,8 +578,11 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 		snprintf(err, len, "a track labelled '%s' exists", s->label);
 	if (rc)
 		return rc;
-	/* The first point; a failed fetch is the track's poll_error and the
-	 * timer tries again, the track exists either way. */
-	rc = tracks_poll(db, *id, time(NULL), &q, err, len);
+	/* The first point from the mirror just fetched; a failure is the
+	 * track's poll_error and the timer tries again. */
+	rc = track_load(db, *id, &t);
+	if (!rc)
+		rc = poll_mirror(db, &t, time(NULL), &q, err, len);
+	free(t.bench);
 	return rc == 500 ? 500 : 201;
 }

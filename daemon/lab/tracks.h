@@ -9,7 +9,9 @@
  * "track:<label>" labelled with the commit, change points are detected
  * over the series (changepoint.h, with the track's segment size and p),
  * and each confirmed change point whose good and bad commits are more
- * than one first-parent commit apart starts a bisection (bisect_run.h).
+ * than one first-parent commit apart starts a bisection (bisect_run.h)
+ * on the bisect worker. Background polls: the timer's fetch runs on the
+ * git worker (fetcher.h), the rest on the tracks worker (workers.h).
  */
 #ifndef PERFLAB_TRACKS_H
 #define PERFLAB_TRACKS_H
@@ -19,6 +21,9 @@
 #include <time.h>
 #include <jansson.h>
 #include <sqlite3.h>
+
+#include "daemon/lab/worker.h"
+#include "daemon/store/db.h"
 
 struct track_spec {
 	const char *label;	/* series "track:<label>"; unique */
@@ -43,21 +48,34 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 		  char *err, size_t len);
 
 /*
- * Fetch and queue the new commits of track @id. 0 with *@queued, or 404,
- * 502 (git failed; also recorded as the track's poll_error), 500.
+ * "Poll now": fetch (a fetch that starts from now, fetcher.h) and queue
+ * the new commits of track @id. 0 with *@queued; 202 when the fetch is
+ * still running after --git-wait (the poll goes on in the background,
+ * reason in @err); 404, 502 (git failed; also the track's poll_error),
+ * 500.
  */
 int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
 		size_t len);
 
-/* The push hook: poll every track of base @base (name) and @ref (NULL:
- * any). 0 with *@tracks and *@queued, 404 (no such track), 502, 500. */
+/* The push hook: one fetch of base @base (name), then a poll of each of
+ * its tracks of @ref (NULL: any). 0 with *@tracks and *@queued, 202 (the
+ * fetch goes on, the polls follow it), 404 (no such track), 502, 500. */
 int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
 		     time_t now, int *tracks, int *queued, char *err,
 		     size_t len);
 
-/* The timer: poll tracks not polled for @interval seconds (and schedule
- * tracks that are due). Returns the number of experiments queued. */
-int tracks_poll_due(sqlite3 *db, int interval, time_t now);
+/*
+ * The timer (the tracks worker's tick): every track not polled for
+ * @interval seconds (and schedule tracks that are due) is fetched on the
+ * git worker and, when that ended, polled on the tracks worker. A track
+ * with a poll in flight is not polled twice.
+ */
+void tracks_poll_due(sqlite3 *db, int interval, time_t now);
+
+/* The worker that runs the second half of background polls (reads on
+ * connections of @pool); @fn is called when a poll queued experiments. */
+void tracks_use_worker(struct worker *w, struct db_pool *pool);
+void tracks_on_queued(void (*fn)(void));
 
 /* GET /api/v1/tracks/{id} (docs/contracts.md), or NULL. */
 json_t *tracks_json(sqlite3 *db, int64_t id);
@@ -72,6 +90,13 @@ json_t *tracks_list_json(sqlite3 *db);
  * experiments have no analysis: bisect_run_sweep() takes their steps.)
  */
 void tracks_experiment_settled(sqlite3 *db, int64_t exp);
+
+/*
+ * The bisect worker: start a bisection of every confirmed change point of
+ * a track that has none (git on @db's thread, the rows under the write
+ * lock). Returns the number started, -1 on error.
+ */
+int tracks_bisect_change_points(sqlite3 *db);
 
 /*
  * 1 when @exp is a track point or a bisection step. Their verdicts raise
