@@ -322,12 +322,14 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp)
 		ret = -1;
 		goto out;
 	}
-	/* Trust and quota before any git work; the transaction below
-	 * checks again. */
+	/* Trust and quota under the writer lock before any git work; the
+	 * transaction below checks again. */
+	server_write_take(req);
 	rc = parse_variants(req, resp, json_object_get(body, "variants"), control,
 			    toggle, vi, true) ||
 	     api_trust_precheck(req, resp, backend,
 				(int)json_array_size(json_object_get(body, "variants")) * runs);
+	server_write_release(req);
 	variants_free(vi);
 	vi = NULL;
 	if (rc)

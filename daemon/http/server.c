@@ -672,12 +672,13 @@ void server_stop(struct server *s)
 	s->stopping = 1;
 	job_queue_stop(&s->queue);
 	events_close(&s->events);
+	/* Finishes the analysis in hand (its git, the culprit's patch-id,
+	 * before git is cancelled); other marks wait for the next start. */
+	analysis_worker_stop(&s->analysis);
 	/* Kills running git and deliveries; requests waiting for a fetch
 	 * are answered at once. */
 	if (s->workers_started)
 		workers_stop();
-	/* Finishes the analysis in hand; other marks wait for the next start. */
-	analysis_worker_stop(&s->analysis);
 	MHD_stop_daemon(s->mhd);
 	analysis_worker_destroy(&s->analysis);
 	db_writer_destroy(&s->writer);

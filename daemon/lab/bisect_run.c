@@ -349,6 +349,8 @@ static int prepare_one(sqlite3 *db, int64_t id, int64_t base_id,
 		return -1;
 	rc = gitmirror_first_parent(base.mirror, good, bad, &fp, &n, err,
 				    sizeof(err));
+	if (rc == -2 && gitmirror_cancelled())
+		return 0;	/* stopping: the next start reads it */
 	if (rc) {
 		snprintf(why, sizeof(why), "%s%s", rc == -1 ? "" :
 			 "cannot read the first-parent history: ", err);

@@ -88,24 +88,32 @@ static void queue_fetch(struct base_fetch *b, int64_t now)
 		b->queued = false;
 }
 
-/* With F.lock held: the number of the fetch @need waits for, 0 none. */
-static uint64_t need_gen(struct base_fetch *b, enum fetch_need need,
-			 int64_t now)
+/*
+ * With F.lock held: the number of the fetch @need waits for into *@gen (0:
+ * none, the mirror will do), queuing it if need be. 0, or -1 (no memory).
+ */
+static int need_gen(struct base_fetch *b, enum fetch_need need, int64_t now,
+		    uint64_t *gen)
 {
+	*gen = 0;
 	if (need == FETCH_FRESH) {
 		if (!b->running && !b->queued && b->last_ok_start_ms &&
 		    b->last_ok_start_ms == b->last_start_ms &&
 		    now - b->last_ok_start_ms < interval_ms())
 			return 0;
-		if (b->running)
-			return b->started;
+		if (b->running) {
+			*gen = b->started;
+			return 0;
+		}
 	} else if (b->running) {
 		b->again = true;
-		return b->started + 1;
+		*gen = b->started + 1;
+		return 0;
 	}
 	if (!b->queued)
 		queue_fetch(b, now);
-	return b->queued ? b->started + 1 : 0;
+	*gen = b->started + 1;
+	return b->queued ? 0 : -1;
 }
 
 static void call_cbs(struct fetch_cb *cb, int rc, const char *err)
@@ -263,7 +271,11 @@ int fetcher_get(int64_t base_id, const char *mirror, const char *url,
 	snprintf(b->mirror, sizeof(b->mirror), "%s", mirror);
 	snprintf(b->url, sizeof(b->url), "%s", url);
 	now = worker_now_ms();
-	gen = need_gen(b, need, now);
+	if (need_gen(b, need, now, &gen)) {
+		pthread_mutex_unlock(&F.lock);
+		snprintf(err, len, "cannot queue the fetch: out of memory");
+		return FETCH_FAILED;
+	}
 	if (!gen) {
 		pthread_mutex_unlock(&F.lock);
 		return FETCH_OK;

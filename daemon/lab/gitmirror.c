@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -35,6 +36,11 @@ void gitmirror_set_fetch_timeout(int seconds)
 void gitmirror_cancel_all(void)
 {
 	__atomic_store_n(&cancelled, 1, __ATOMIC_RELEASE);
+}
+
+bool gitmirror_cancelled(void)
+{
+	return __atomic_load_n(&cancelled, __ATOMIC_ACQUIRE);
 }
 
 void gitmirror_set_dir(const char *dir)

@@ -18,6 +18,7 @@
 
 #include "common/git_names.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,8 @@ void gitmirror_set_fetch_timeout(int seconds);
  * keep it.
  */
 void gitmirror_cancel_all(void);
+/* gitmirror_cancel_all() was called: a git that failed was killed. */
+bool gitmirror_cancelled(void);
 
 /* Where mirrors live; set once at start (perflabd --git-dir, or beside
  * the database). NULL: git bases are unavailable. */

@@ -51,10 +51,15 @@ SID=$(sql "SELECT series_id FROM series_points WHERE experiment_id = $E1")
 [ -n "$SID" ] || fail "the baseline's first point"
 # The history before it: 40 nightly points, the last 10 9 % lower.
 now=$(date +%s)
+{
+echo "BEGIN;"
 for i in $(seq 0 39); do
 	v=$((i < 30 ? 110000 : 100000))
 	echo "INSERT INTO series_points (series_id, t, value, label, created_at) VALUES ($SID, $((now - 86400 * (41 - i))), $((v + (i % 3) * 40)), 'n$i', $now);"
-done | sql
+done
+echo "COMMIT;"
+} | sql || fail "the history"
+check "$(sql "SELECT count(*) FROM series_points WHERE series_id = $SID")" -eq 41 "the history stored"
 check "$(sql "SELECT count(*) FROM alerts")" -eq 0 "no alert yet"
 # The next run of the baseline, queued by the daemon, is the one to crash.
 sql "UPDATE baselines SET next_run_at = 0"
@@ -87,7 +92,7 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 echo "failed stores: $(grep -c 'cannot store the analysis' "$TMP/daemon.log"), points of the experiment meanwhile: $(sql "SELECT count(*) FROM series_points WHERE experiment_id = $E2")"
-sqlite3 -cmd ".timeout 10000" "$DB" "DROP TRIGGER test_keep_mark" || fail "drop the trigger"
+sql "DROP TRIGGER test_keep_mark" || fail "drop the trigger"
 wait_analysed "$E2" "$ADM" 30 >/dev/null
 check_once "after failed stores"
 stop_daemon

@@ -14,24 +14,10 @@
 # later. The figures are printed; the bounds are the issue's.
 . "$(dirname "$0")/../api/lib.sh"
 . "$(dirname "$0")/../api/gitlib.sh"
+. "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
 LEASE=10
-mkdir -p "$TMP/tp"
-python3 "$TOP/tests/faults/tarpit.py" "$TMP/tp" git smtp hook &
-TARPIT=$!
-stop_all() {
-	if [ -n "$DAEMON_PID" ]; then
-		kill -9 "$DAEMON_PID" 2>/dev/null
-		wait "$DAEMON_PID" 2>/dev/null
-		DAEMON_PID=
-	fi
-	kill "$TARPIT" 2>/dev/null
-	wait "$TARPIT" 2>/dev/null
-	cleanup
-}
-trap stop_all EXIT
-for _ in $(seq 100); do [ -s "$TMP/tp/hook.port" ] && break; sleep 0.05; done
-[ -s "$TMP/tp/hook.port" ] || fail "tarpit did not start"
+start_tarpit git smtp hook
 GITP=$(cat "$TMP/tp/git.port")
 SMTPP=$(cat "$TMP/tp/smtp.port")
 HOOKP=$(cat "$TMP/tp/hook.port")

@@ -10,23 +10,12 @@
 # connection.
 . "$(dirname "$0")/../api/lib.sh"
 . "$(dirname "$0")/../api/gitlib.sh"
+. "$(dirname "$0")/../faults/lib.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
 command -v xargs >/dev/null || skip "xargs is not installed"
 QUOTA=4
 N=40
-mkdir -p "$TMP/tp"
-python3 "$TOP/tests/faults/tarpit.py" "$TMP/tp" git &
-TARPIT=$!
-stop_all() {
-	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null && wait "$DAEMON_PID" 2>/dev/null
-	DAEMON_PID=
-	kill "$TARPIT" 2>/dev/null
-	wait "$TARPIT" 2>/dev/null
-	cleanup
-}
-trap stop_all EXIT
-for _ in $(seq 100); do [ -s "$TMP/tp/git.port" ] && break; sleep 0.05; done
-[ -s "$TMP/tp/git.port" ] || fail "tarpit did not start"
+start_tarpit git
 
 start_daemon --max-queued-runs $QUOTA
 ADM=$(make_key admin root)
