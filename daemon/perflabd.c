@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/http/auth.h"
-#include "daemon/store/db.h"
 #include "daemon/http/server.h"
+#include "daemon/lab/apikeys.h"
 #include "daemon/lab/worker.h"
+#include "daemon/store/db.h"
 
 static void usage(FILE *f)
 {
@@ -44,10 +44,10 @@ static void usage(FILE *f)
 		"       (the subcommands also take --db FILE after their words)\n");
 }
 
-static sqlite3 *open_migrated(const char *path)
+static store_conn *open_migrated(const char *path)
 {
 	char err[512];
-	sqlite3 *db = db_open(path, err, sizeof(err));
+	store_conn *db = db_open(path, err, sizeof(err));
 
 	if (!db) {
 		fprintf(stderr, "perflabd: %s\n", err);
@@ -55,18 +55,36 @@ static sqlite3 *open_migrated(const char *path)
 	}
 	if (db_migrate(db, err, sizeof(err)) < 0) {
 		fprintf(stderr, "perflabd: %s: %s\n", path, err);
-		sqlite3_close(db);
+		db_close(db);
 		return NULL;
 	}
 	return db;
+}
+
+static void print_keys(json_t *a)
+{
+	json_t *k;
+	size_t i;
+
+	printf("%-24s %-7s %-22s %-16s %-20s %s\n", "NAME", "ROLE", "KEY", "HOST",
+	       "CREATED", "STATE");
+	json_array_foreach(a, i, k)
+		printf("%-24s %-7s %-22s %-16s %-20s %s\n",
+		       json_string_value(json_object_get(k, "name")),
+		       json_string_value(json_object_get(k, "role")),
+		       json_string_value(json_object_get(k, "key")),
+		       json_string_value(json_object_get(k, "host")),
+		       json_string_value(json_object_get(k, "created")),
+		       json_string_value(json_object_get(k, "state")));
 }
 
 /* perflabd key list [--db F] | perflabd key revoke NAME [--db F] */
 static int cmd_key_admin(int argc, char **argv, const char *path)
 {
 	const char *name = NULL;
-	sqlite3_stmt *st;
-	sqlite3 *db;
+	struct lab_err e;
+	store_conn *db;
+	json_t *keys;
 	int i, rc = 0;
 
 	for (i = 2; i < argc; i++) {
@@ -83,30 +101,19 @@ static int cmd_key_admin(int argc, char **argv, const char *path)
 	if (!db)
 		return 1;
 	if (name) {
-		st = db_prepare(db, "UPDATE api_keys SET revoked_at = strftime('%s','now')"
-				" WHERE name = ? AND revoked_at IS NULL");
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		if (!st || sqlite3_step(st) != SQLITE_DONE || sqlite3_changes(db) != 1) {
-			fprintf(stderr, "perflabd: no active key named '%s'\n", name);
+		if (apikeys_revoke(db, name, &e)) {
+			fprintf(stderr, "perflabd: %s\n", e.msg);
 			rc = 1;
 		} else {
 			printf("revoked %s (running daemons forget it within a minute)\n", name);
 		}
 	} else {
-		st = db_prepare(db, "SELECT k.name, k.role, 'plk_' || k.prefix || '_...',"
-				" coalesce(h.name, '-'), datetime(k.created_at, 'unixepoch'),"
-				" CASE WHEN k.revoked_at IS NULL THEN 'active' ELSE 'revoked' END"
-				" FROM api_keys k LEFT JOIN hosts h ON h.id = k.host_id ORDER BY k.id");
-		printf("%-24s %-7s %-22s %-16s %-20s %s\n", "NAME", "ROLE", "KEY", "HOST",
-		       "CREATED", "STATE");
-		while (st && sqlite3_step(st) == SQLITE_ROW)
-			printf("%-24s %-7s %-22s %-16s %-20s %s\n", sqlite3_column_text(st, 0),
-			       sqlite3_column_text(st, 1), sqlite3_column_text(st, 2),
-			       sqlite3_column_text(st, 3), sqlite3_column_text(st, 4),
-			       sqlite3_column_text(st, 5));
+		keys = apikeys_list_json(db);
+		print_keys(keys);
+		rc = keys ? 0 : 1;
+		json_decref(keys);
 	}
-	sqlite3_finalize(st);
-	sqlite3_close(db);
+	db_close(db);
 	return rc;
 }
 
@@ -119,8 +126,9 @@ static int cmd_key(int argc, char **argv, const char *path)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *role = NULL;
-	char key[AUTH_KEY_LEN + 1], err[256];
-	sqlite3 *db;
+	char key[APIKEY_LEN + 1];
+	struct lab_err e;
+	store_conn *db;
 	int c;
 
 	if (argc >= 2 && (!strcmp(argv[1], "list") || !strcmp(argv[1], "revoke")))
@@ -149,19 +157,19 @@ static int cmd_key(int argc, char **argv, const char *path)
 	db = open_migrated(path);
 	if (!db)
 		return 1;
-	if (auth_key_create(db, argv[optind], role, key, sizeof(key), err, sizeof(err)) < 0) {
-		fprintf(stderr, "perflabd: %s\n", err);
-		sqlite3_close(db);
+	if (apikeys_create(db, argv[optind], role, key, sizeof(key), &e) < 0) {
+		fprintf(stderr, "perflabd: %s\n", e.msg);
+		db_close(db);
 		return 1;
 	}
 	printf("%s\n", key);
-	sqlite3_close(db);
+	db_close(db);
 	return 0;
 }
 
 static int cmd_migrate(int argc, char **argv, const char *path)
 {
-	sqlite3 *db;
+	store_conn *db;
 
 	if (argc == 3 && !strcmp(argv[1], "--db"))
 		path = argv[2];
@@ -171,7 +179,7 @@ static int cmd_migrate(int argc, char **argv, const char *path)
 	if (!db)
 		return 1;
 	printf("%s: schema version %d\n", path, db_user_version(db));
-	sqlite3_close(db);
+	db_close(db);
 	return 0;
 }
 
@@ -269,10 +277,7 @@ int main(int argc, char **argv)
 	sigset_t set;
 	int c, i, sig;
 
-	/* No global allocator statistics: with them every SQLite malloc and
-	 * free takes one process-wide mutex, which serialised all request
-	 * threads under load (bench/load-api.sh: 10x fewer uploads). */
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	db_global_init();
 	server_config_defaults(&cfg);
 	/* "+": stop at the first word, which names a subcommand. */
 	while ((c = getopt_long(argc, argv, "+", opts, &i)) != -1) {

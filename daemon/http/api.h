@@ -8,7 +8,6 @@
 
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
 
 #include "daemon/http/http.h"
 #include "daemon/http/request.h"
@@ -27,8 +26,6 @@ int api_run_log(struct http_req *req, struct http_resp *resp);
 int api_job_log(struct http_req *req, struct http_resp *resp);
 int api_bases_list(struct http_req *req, struct http_resp *resp);
 int api_bases_post(struct http_req *req, struct http_resp *resp);
-/* The experiment as answered by GET /api/v1/experiments/{id}, or NULL. */
-json_t *api_experiment_json(sqlite3 *db, int64_t id);
 
 /* api_hosts.c */
 int api_hosts_list(struct http_req *req, struct http_resp *resp);

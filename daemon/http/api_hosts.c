@@ -1,236 +1,45 @@
 // SPDX-License-Identifier: MIT
 /*
  * Hosts: runner registration (binds a runner key to its host) and the
- * fleet list.
+ * fleet list; the hosts are the lab's (lab/hosts.h).
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "daemon/http/api.h"
-#include "daemon/store/db.h"
 #include "daemon/http/state.h"
-#include "daemon/lab/trust.h"
-
-static int check_facts(json_t *f, struct http_resp *resp)
-{
-	static const struct { const char *k; char t; } known[] = {
-		{ "cpu_model", 's' }, { "cpus", 'i' }, { "mem_bytes", 'i' },
-		{ "kernel", 's' }, { "nvme_model", 's' }, { "nvme_firmware", 's' },
-		{ "poll_ok", 'b' },
-	};
-	char *s;
-	size_t i, n;
-
-	if (!f)
-		return 0;
-	if (!json_is_object(f))
-		return http_error(resp, 400, "'facts' must be an object"), -1;
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		json_t *v = json_object_get(f, known[i].k);
-
-		if (!v || json_is_null(v))
-			continue;
-		if ((known[i].t == 's' && (!json_is_string(v) || json_string_length(v) > 256)) ||
-		    (known[i].t == 'i' && (!json_is_integer(v) || json_integer_value(v) < 0)) ||
-		    (known[i].t == 'b' && !json_is_boolean(v) && !json_is_integer(v)))
-			return http_error(resp, 400, "facts.%s must be a%s", known[i].k,
-					  known[i].t == 's' ? " string of at most 256 bytes" :
-					  known[i].t == 'i' ? " non-negative integer" : " boolean"), -1;
-	}
-	s = json_dumps(f, JSON_COMPACT);
-	n = s ? strlen(s) : 0;
-	free(s);
-	if (n > 16384)
-		return http_error(resp, 400, "'facts' is larger than 16 KiB"), -1;
-	return 0;
-}
-
-static int check_labels(json_t *l, struct http_resp *resp)
-{
-	json_t *v;
-	size_t i;
-
-	if (!l)
-		return 0;
-	if (!json_is_array(l) || json_array_size(l) > 32)
-		return http_error(resp, 400, "'labels' must be an array of at most 32 names"), -1;
-	json_array_foreach(l, i, v)
-		if (!json_is_string(v) || !lab_valid_name(json_string_value(v)))
-			return http_error(resp, 400, "labels must be names of [A-Za-z0-9._+-]"), -1;
-	return 0;
-}
-
-static void bind_fact(sqlite3_stmt *st, int i, json_t *f, const char *k)
-{
-	json_t *v = json_object_get(f, k);
-
-	if (json_is_string(v))
-		sqlite3_bind_text(st, i, json_string_value(v), -1, SQLITE_TRANSIENT);
-	else if (json_is_integer(v))
-		sqlite3_bind_int64(st, i, json_integer_value(v));
-	else if (json_is_boolean(v))
-		sqlite3_bind_int(st, i, json_is_true(v));
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static int64_t upsert_host(sqlite3 *db, const char *name, const char *backend,
-			   json_t *labels, json_t *facts)
-{
-	sqlite3_stmt *st;
-	char *ls = labels ? json_dumps(labels, JSON_COMPACT) : strdup("[]");
-	char *fs = facts ? json_dumps(facts, JSON_COMPACT) : strdup("{}");
-	int64_t id = -1, now = (int64_t)time(NULL);
-	json_t *v;
-	size_t i;
-
-	st = db_prepare(db, "INSERT INTO hosts (name, backend, labels, facts, cpu_model,"
-			" cpus, mem_bytes, kernel, nvme_model, nvme_firmware, poll_ok,"
-			" registered_at, last_seen) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?12)"
-			" ON CONFLICT(name) DO UPDATE SET backend = ?2, labels = ?3, facts = ?4,"
-			" cpu_model = ?5, cpus = ?6, mem_bytes = ?7, kernel = ?8, nvme_model = ?9,"
-			" nvme_firmware = ?10, poll_ok = ?11, last_seen = ?12 RETURNING id");
-	if (!st || !ls || !fs)
-		goto out;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, backend, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, ls, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, fs, -1, SQLITE_STATIC);
-	bind_fact(st, 5, facts, "cpu_model");
-	bind_fact(st, 6, facts, "cpus");
-	bind_fact(st, 7, facts, "mem_bytes");
-	bind_fact(st, 8, facts, "kernel");
-	bind_fact(st, 9, facts, "nvme_model");
-	bind_fact(st, 10, facts, "nvme_firmware");
-	bind_fact(st, 11, facts, "poll_ok");
-	sqlite3_bind_int64(st, 12, now);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (id < 0 || db_int(db, -1, "DELETE FROM host_labels WHERE host_id = ? RETURNING 0",
-			     1, (int64_t)id) < -1)
-		goto out;
-	st = db_prepare(db, "INSERT OR IGNORE INTO host_labels (host_id, label) VALUES (?,?)");
-	if (!st) {
-		id = -1;
-		goto out;
-	}
-	json_array_foreach(labels, i, v) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_text(st, 2, json_string_value(v), -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			id = -1;
-			break;
-		}
-	}
-out:
-	sqlite3_finalize(st);
-	free(ls);
-	free(fs);
-	return id;
-}
-
-/*
- * A runner key registers one host name: its own. A name that another
- * active key registered is not taken over (409): a new key would get that
- * host's pinned experiments and its place in the fleet. To move a host to
- * a new key, revoke the old one first. -1 with the answer sent, or 0.
- */
-static int check_owner(sqlite3 *w, struct http_req *req, const char *name,
-		       struct http_resp *resp)
-{
-	sqlite3_stmt *st = db_prepare(w, "SELECT k.id, k.name FROM api_keys k"
-				      " JOIN hosts h ON h.id = k.host_id WHERE"
-				      " h.name = ? AND (k.revoked_at IS NULL OR"
-				      " k.id = ?2) ORDER BY k.id = ?2 DESC");
-	char owner_name[64] = "";
-	int64_t owner = 0;
-
-	if (!st)
-		return http_error(resp, 500, "internal error"), -1;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, req->auth.key_id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		owner = sqlite3_column_int64(st, 0);
-		snprintf(owner_name, sizeof(owner_name), "%s",
-			 (const char *)sqlite3_column_text(st, 1));
-	}
-	sqlite3_finalize(st);
-	if (req->auth.host_id > 0 && owner != req->auth.key_id)
-		return http_error(resp, 403, "this runner key is bound to another"
-				  " host"), -1;
-	if (owner && owner != req->auth.key_id)
-		return http_error(resp, 409, "host name '%s' is registered by"
-				  " runner key '%s'; revoke that key to move the"
-				  " host to a new one", name, owner_name), -1;
-	return 0;
-}
+#include "daemon/lab/hosts.h"
 
 int api_hosts_register(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "name", "labels", "backend", "facts", NULL };
-	const char *name, *backend;
-	json_t *body = http_json_body_keys(req, resp, keys), *labels, *facts;
+	json_t *body = http_json_body_keys(req, resp, keys);
+	struct host_caller who = {
+		.runner = req->auth.role == ROLE_RUNNER,
+		.key_id = req->auth.key_id, .host_id = req->auth.host_id,
+	};
+	struct host_reg r;
+	struct lab_err e;
+	bool bound;
 	int64_t id;
 	int ret = 0;
-	sqlite3 *w;
-	bool bound;
 
 	if (!body)
 		return 0;
-	labels = json_object_get(body, "labels");
-	facts = json_object_get(body, "facts");
-	if (api_opt_string(body, "name", 64, &name, resp) ||
-	    api_opt_string(body, "backend", 32, &backend, resp) ||
-	    check_labels(labels, resp) || check_facts(facts, resp))
+	r.labels = json_object_get(body, "labels");
+	r.facts = json_object_get(body, "facts");
+	if (api_opt_string(body, "name", 64, &r.name, resp) ||
+	    api_opt_string(body, "backend", 32, &r.backend, resp))
 		goto out;
-	if (!name || !lab_valid_name(name)) {
-		ret = http_error(resp, 400, "'name' is required: 1-64 characters of [A-Za-z0-9._+-]");
-		goto out;
-	}
-	/* Any name: the runner knows its backends, experiments may then
-	 * name it (trust_backend_check). */
-	if (!backend || !lab_valid_name(backend) || strlen(backend) > 32) {
-		ret = http_error(resp, 400, "'backend' is required: 1-32 characters"
-				 " of [A-Za-z0-9._+-]");
-		goto out;
-	}
-	w = server_writer_lock(req->srv);
-	if (db_begin(w)) {
-		ret = http_error(resp, 503, "database busy");
-		goto unlock;
-	}
-	if (req->auth.role == ROLE_RUNNER && check_owner(w, req, name, resp)) {
-		ret = 0;
-		goto rollback;
-	}
-	id = upsert_host(w, name, backend, labels, facts);
+	id = hosts_register(req->db, &who, &r, &bound, &e);
 	if (id < 0) {
-		ret = -1;
-		goto rollback;
-	}
-	bound = req->auth.role == ROLE_RUNNER && req->auth.host_id == 0;
-	if (bound && auth_key_bind_host(w, req->auth.key_id, id)) {
-		ret = http_error(resp, 403, "this runner key is bound to another host");
-		goto rollback;
-	}
-	if (db_commit(w)) {
-		ret = -1;
-		goto unlock;
+		ret = http_lab_error(resp, &e);
+		goto out;
 	}
 	if (bound)	/* the cached entry does not know the host yet */
 		auth_cache_forget(&req->srv->auth, req->auth.key_id);
 	ret = http_json(resp, 200, json_pack("{s:I,s:s}", "host_id", (json_int_t)id,
-					     "name", name));
-	goto unlock;
-rollback:
-	db_rollback(w);
-unlock:
-	server_writer_unlock(req->srv);
+					     "name", r.name));
 out:
 	json_decref(body);
 	return ret;
@@ -238,40 +47,8 @@ out:
 
 int api_hosts_list(struct http_req *req, struct http_resp *resp)
 {
-	sqlite3_stmt *st;
-	json_t *a;
+	json_t *a = hosts_list_json(req->db, time(NULL) -
+				    3 * req->srv->cfg.lease_seconds);
 
-	st = db_prepare(req->db,
-		"SELECT h.id, h.name, h.backend, h.labels AS labels_json, h.facts AS facts_json,"
-		" CASE WHEN h.last_seen < ?1 THEN 'offline' WHEN h.current_job_id IS NOT NULL"
-		" THEN 'busy' ELSE 'idle' END AS state, h.last_seen, h.registered_at,"
-		" j.id AS \"current_job.id\", j.experiment_id AS \"current_job.experiment_id\","
-		" v.name AS \"current_job.variant\", j.run_index AS \"current_job.run_index\","
-		" j.phase AS \"current_job.phase\", j.lease_expires AS \"current_job.lease_expires\","
-		" (SELECT json_group_array(json_object('backend', c.backend, 'bench', c.bench_key,"
-		"  'metric', c.metric, 'runs', c.runs, 'noise_pct', c.noise_pct, 'mde_pct', c.mde_pct,"
-		"  'computed_at', c.computed_at, 'experiment_id', c.experiment_id))"
-		"  FROM host_calibration c WHERE c.host_id = h.id"
-		"  AND c.id IN (SELECT max(id) FROM host_calibration WHERE host_id = h.id"
-		"  GROUP BY backend, bench_key, metric)) AS calibration_json,"
-		" (SELECT json_object('experiment_id', l.experiment_id, 'metric', l.metric,"
-		"  'slope_pct', l.slope_pct, 'r2', l.r2, 'mde_units', l.mde_units,"
-		"  'computed_at', l.computed_at) FROM ladder_fits l WHERE l.host_id = h.id"
-		"  ORDER BY l.id DESC LIMIT 1) AS ladder_json"
-		" FROM hosts h LEFT JOIN jobs j ON j.id = h.current_job_id"
-		" LEFT JOIN variants v ON v.id = j.variant_id ORDER BY h.name");
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, (int64_t)time(NULL) - 3 * req->srv->cfg.lease_seconds);
-	a = json_rows(st);
-	sqlite3_finalize(st);
-	{
-		size_t i;
-		json_t *h;
-
-		json_array_foreach(a, i, h)
-			if (json_is_null(json_object_get(json_object_get(h, "current_job"), "id")))
-				json_object_set_new(h, "current_job", json_null());
-	}
-	return http_json(resp, 200, json_pack("{s:o}", "hosts", a));
+	return api_list(resp, "hosts", a);
 }

@@ -14,6 +14,7 @@
 #include "daemon/http/api_perfdiff.h"
 #include "daemon/http/api_perfdiff_exact.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/analysis/flamegraph.h"
 #include "daemon/analysis/perfdiff.h"
 

@@ -10,6 +10,7 @@
 #include "daemon/http/api_perfdiff_exact.h"
 #include "daemon/lab/exact_load.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 /* ---- JSON ----------------------------------------------------------------- */
 

@@ -16,10 +16,6 @@
 #ifndef PERFLAB_API_SERIES_H
 #define PERFLAB_API_SERIES_H
 
-#include <stdint.h>
-#include <time.h>
-#include <sqlite3.h>
-
 #include "daemon/http/http.h"
 
 int api_baselines_post(struct http_req *req, struct http_resp *resp);

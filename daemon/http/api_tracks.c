@@ -11,6 +11,7 @@
 #include "daemon/http/api_tracks.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/validate.h"
 #include "daemon/lab/tracks.h"
 
 /* {"commits": N} or {"seconds": S} into the spec; 0 or -1 (answered). */
@@ -63,10 +64,12 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "base", "ref", "label", "backend",
 		"host_label", "bench", "runs", "every", "detect", NULL };
 	struct track_spec s = { 0 };
-	json_t *body, *bench = NULL, *runs, *o;
-	char err[512], *bench_s = NULL;
+	char *bench = NULL;
+	struct trust_who who;
+	json_t *body;
+	struct lab_err e;
 	int64_t id;
-	int ret = 0, rc;
+	int ret = 0;
 
 	body = http_json_body_keys(req, resp, keys);
 	if (!body)
@@ -77,7 +80,8 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "backend", 32, &s.backend, resp) ||
 	    api_opt_string(body, "host_label", 64, &s.host_label, resp) ||
 	    parse_every(json_object_get(body, "every"), &s, resp) ||
-	    parse_detect(json_object_get(body, "detect"), &s, resp))
+	    parse_detect(json_object_get(body, "detect"), &s, resp) ||
+	    api_opt_int(body, "runs", 3, 1, 100, &s.runs, resp))
 		goto out;
 	if (!s.base || !s.label || !lab_valid_name(s.label) ||
 	    (s.backend && !lab_valid_name(s.backend)) ||
@@ -86,52 +90,32 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 				 " backend and host_label are names of [A-Za-z0-9._+-]");
 		goto out;
 	}
-	runs = json_object_get(body, "runs");
-	if (runs && (!json_is_integer(runs) || json_integer_value(runs) < 1 ||
-		     json_integer_value(runs) > 100)) {
-		ret = http_error(resp, 400, "'runs' must be an integer in [1, 100]");
+	ret = api_bench(body, &bench, resp);
+	if (ret != 1)
 		goto out;
-	}
-	s.runs = runs ? (int)json_integer_value(runs) : 3;
-	bench = bench_params_json(json_object_get(body, "bench"), err, sizeof(err));
-	if (!bench) {
-		ret = http_error(resp, 400, "%s", err);
-		goto out;
-	}
-	bench_s = json_dumps(bench, JSON_COMPACT | JSON_SORT_KEYS);
-	if (!bench_s) {
-		ret = -1;
-		goto out;
-	}
 	/* A backend no runner runs would queue work nobody claims; checked
 	 * before any git work. */
-	if (api_trust_precheck(req, resp, s.backend, s.runs))
-		goto out;
-	s.bench_json = bench_s;
-	s.key_id = req->auth.key_id;
-	rc = tracks_create(req->db, &s, &id, err, sizeof(err));
-	if (rc != 201) {
-		api_http_status(resp, rc);
-		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	api_trust_who(req, &who);
+	if (trust_precheck(req->db, &who, s.backend, s.runs, &e)) {
+		ret = http_lab_error(resp, &e);
 		goto out;
 	}
-	server_queue_kick(req->srv);
-	o = tracks_json(req->db, id);
-	snprintf(resp->location, sizeof(resp->location), "/api/v1/tracks/%lld",
-		 (long long)id);
-	ret = o ? http_json(resp, 201, o) : -1;
+	s.bench_json = bench;
+	s.key_id = req->auth.key_id;
+	if (tracks_create(req->db, &s, &id, &e)) {
+		ret = http_lab_error(resp, &e);
+		goto out;
+	}
+	ret = api_queued(req, resp, "tracks", id, tracks_json(req->db, id));
 out:
-	free(bench_s);
-	json_decref(bench);
+	free(bench);
 	json_decref(body);
 	return ret;
 }
 
 int api_tracks_list(struct http_req *req, struct http_resp *resp)
 {
-	json_t *a = tracks_list_json(req->db);
-
-	return a ? http_json(resp, 200, json_pack("{s:o}", "tracks", a)) : -1;
+	return api_list(resp, "tracks", tracks_list_json(req->db));
 }
 
 int api_track_get(struct http_req *req, struct http_resp *resp)
@@ -145,18 +129,18 @@ int api_track_get(struct http_req *req, struct http_resp *resp)
 int api_track_poll(struct http_req *req, struct http_resp *resp)
 {
 	int64_t id = http_param_id(req, "id");
-	char err[512];
+	struct lab_err e;
 	int q, rc;
 
 	if (id < 0)
 		return http_error(resp, 404, "no such track");
-	rc = tracks_poll(req->db, id, time(NULL), &q, err, sizeof(err));
-	if (rc == 202)	/* the fetch goes on; the poll follows it */
+	rc = tracks_poll(req->db, id, time(NULL), &q, &e);
+	if (rc > 0)	/* the fetch goes on; the poll follows it */
 		return http_json(resp, 202, json_pack("{s:I,s:i,s:b,s:s,s:o}",
 			"id", (json_int_t)id, "queued", 0, "fetching", 1,
-			"message", err, "track", tracks_json(req->db, id)));
+			"message", e.msg, "track", tracks_json(req->db, id)));
 	if (rc)
-		return rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+		return http_lab_error(resp, &e);
 	if (q)
 		server_queue_kick(req->srv);
 	return http_json(resp, 200, json_pack("{s:I,s:i,s:o}", "id", (json_int_t)id,
@@ -168,7 +152,7 @@ int api_hooks_git(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "base", "ref", "after", NULL };
 	const char *base, *ref, *after;
 	json_t *body = http_json_body_keys(req, resp, keys);
-	char err[512];
+	struct lab_err e;
 	int n, q, rc, ret;
 
 	if (!body)
@@ -183,16 +167,16 @@ int api_hooks_git(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "'base' is required");
 		goto out;
 	}
-	rc = tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, err, sizeof(err));
-	if (rc && rc != 202) {
-		ret = rc == 500 ? -1 : http_error(resp, rc, "%s", err);
+	rc = tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, &e);
+	if (rc < 0) {
+		ret = http_lab_error(resp, &e);
 		goto out;
 	}
 	if (q)
 		server_queue_kick(req->srv);
 	/* 202: the fetch goes on in the background, the polls follow it. */
 	ret = http_json(resp, rc ? 202 : 200, json_pack("{s:i,s:i,s:b}", "tracks",
-			n, "queued", q, "fetching", rc == 202));
+			n, "queued", q, "fetching", rc > 0));
 out:
 	json_decref(body);
 	return ret;

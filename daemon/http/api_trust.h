@@ -10,7 +10,6 @@
 #define PERFLAB_API_TRUST_H
 
 #include "daemon/http/http.h"
-#include "daemon/lab/trust.h"
 
 int api_allowlist_list(struct http_req *req, struct http_resp *resp);
 int api_allowlist_post(struct http_req *req, struct http_resp *resp);

@@ -8,6 +8,8 @@
 #include <microhttpd.h>
 
 #include "daemon/http/http.h"
+#include "daemon/lab/fetcher.h"
+#include "daemon/lab/validate.h"
 
 const char *http_param(const struct http_req *req, const char *name)
 {
@@ -139,4 +141,39 @@ int http_error(struct http_resp *resp, int status, const char *fmt, ...)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The one place a lab status becomes an HTTP status (lab/status.h). An
+ * internal failure answers no detail: the dispatcher says 500, or 503
+ * when the store was unavailable (server.c).
+ */
+static const int lab_http_status[LAB_NR_STATUS] = {
+	[LAB_OK] = 500,		/* a refusal without a kind is a bug */
+	[LAB_INVALID] = 400,
+	[LAB_FORBIDDEN] = 403,
+	[LAB_NOT_FOUND] = 404,
+	[LAB_CONFLICT] = 409,
+	[LAB_REJECTED] = 422,
+	[LAB_QUOTA] = 429,
+	[LAB_UPSTREAM] = 502,
+	[LAB_PENDING] = 503,	/* with Retry-After */
+	[LAB_UNAVAILABLE] = 503,
+	[LAB_INTERNAL] = 500,
+};
+
+int http_status_of(enum lab_status st)
+{
+	return st < LAB_NR_STATUS ? lab_http_status[st] : 500;
+}
+
+int http_lab_error(struct http_resp *resp, const struct lab_err *e)
+{
+	if (e->st == LAB_OK || e->st == LAB_INTERNAL || e->st >= LAB_NR_STATUS) {
+		fprintf(stderr, "perflabd: internal error: %s\n", e->msg);
+		return -1;
+	}
+	if (e->st == LAB_PENDING)
+		resp->retry_after = fetcher_retry_after();
+	return http_error(resp, lab_http_status[e->st], "%s", e->msg);
 }

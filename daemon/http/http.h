@@ -3,9 +3,11 @@
  * The HTTP layer (daemon/http/, see its README.md): the server and its
  * threads, the route table, authentication, rate limits, caches, request
  * metrics, the SSE stream and the api_* handlers. A handler parses and
- * checks its request, calls the lab (daemon/lab/) or reads the store,
- * and maps the answer to a status and JSON. Nothing below includes a
- * header of this folder (tests/layers/include-graph.sh).
+ * checks its request, calls the lab (daemon/lab/), which runs the SQL and
+ * builds the resource's JSON, and maps the answer to a status and JSON
+ * (http_lab_error for a refusal). This layer knows no SQL: req->db is an
+ * opaque store_conn. Nothing below includes a header of this folder
+ * (tests/layers/include-graph.sh).
  *
  * perflabd handler API. A handler gets a parsed request and fills a
  * response; routes.c maps METHOD + path pattern to handlers.
@@ -35,11 +37,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
 
 #include "daemon/lab/roles.h"
-#include "daemon/lab/validate.h"
-#include "daemon/store/json.h"
+#include "daemon/lab/status.h"
+#include "daemon/store/conn.h"
 
 struct MHD_Connection;
 struct MHD_Response;
@@ -75,10 +76,10 @@ struct http_req {
 		const char *value;
 	} params[HTTP_MAX_PARAMS];
 	struct http_auth auth;
-	sqlite3 *db;		/* this request's connection */
+	store_conn *db;		/* this request's connection */
 	/* Set while the request holds the write lock: then db is the
 	 * writer's and this is the pool connection (state.h). */
-	sqlite3 *pool_db;
+	store_conn *pool_db;
 	struct server *srv;	/* daemon state (see server.h) */
 	struct MHD_Connection *conn;
 };
@@ -121,5 +122,13 @@ int http_take(struct http_resp *resp, int status, const char *content_type,
 	      char *buf, size_t len);	/* takes malloc'ed buf */
 int http_error(struct http_resp *resp, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Answer the lab's refusal @e with its HTTP status and {"error": msg}
+ * (0); an internal failure is logged and returns -1, which the
+ * dispatcher answers 500 (503 when the store was unavailable).
+ */
+int http_lab_error(struct http_resp *resp, const struct lab_err *e);
+/* The HTTP status of a lab status: the one mapping (http.c). */
+int http_status_of(enum lab_status st);
 
 #endif

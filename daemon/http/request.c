@@ -7,7 +7,7 @@
 
 #include "daemon/http/request.h"
 #include "daemon/http/state.h"
-#include "daemon/lab/fetcher.h"
+#include "daemon/lab/validate.h"
 
 int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 		   struct http_resp *resp)
@@ -33,6 +33,37 @@ int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 	return 0;
 }
 
+int api_opt_int(json_t *o, const char *k, int def, int min, int max, int *out,
+		struct http_resp *resp)
+{
+	json_t *v = json_object_get(o, k);
+
+	*out = def;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < min ||
+	    json_integer_value(v) > max) {
+		http_error(resp, 400, "field '%s' must be an integer in [%d, %d]",
+			   k, min, max);
+		return -1;
+	}
+	*out = (int)json_integer_value(v);
+	return 0;
+}
+
+int api_bench(json_t *o, char **out, struct http_resp *resp)
+{
+	struct lab_err e;
+	json_t *b = bench_params_json(json_object_get(o, "bench"), &e);
+
+	*out = NULL;
+	if (!b)
+		return http_lab_error(resp, &e);
+	*out = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(b);
+	return *out ? 1 : -1;
+}
+
 void api_trust_who(const struct http_req *req, struct trust_who *who)
 {
 	who->role = req->auth.role;
@@ -41,40 +72,18 @@ void api_trust_who(const struct http_req *req, struct trust_who *who)
 	who->max_queued = req->srv ? req->srv->cfg.max_queued_runs : 0;
 }
 
-int api_trust_request(struct http_req *req, struct http_resp *resp,
-		      const char *backend, int runs)
+int api_list(struct http_resp *resp, const char *key, json_t *a)
 {
-	struct trust_who who;
-	char err[512];
-	int rc;
-
-	if (backend && trust_backend_check(req->db, backend, err, sizeof(err)))
-		return http_error(resp, 422, "%s", err), -1;
-	api_trust_who(req, &who);
-	rc = trust_quota(req->db, &who, runs, err, sizeof(err));
-	if (rc)
-		http_error(resp, rc > 0 ? rc : 500, "%s", rc > 0 ? err :
-			   "internal error");
-	return rc ? -1 : 0;
+	return a ? http_json(resp, 200, json_pack("{s:o}", key, a)) : -1;
 }
 
-int api_trust_precheck(struct http_req *req, struct http_resp *resp,
-			const char *backend, int runs)
+int api_queued(struct http_req *req, struct http_resp *resp, const char *kind,
+	       int64_t id, json_t *o)
 {
-	bool took = !req->pool_db;
-	int rc;
-
-	server_write_take(req);
-	rc = api_trust_request(req, resp, backend, runs);
-	if (took)
-		server_write_release(req);
-	return rc;
-}
-
-void api_http_status(struct http_resp *resp, int status)
-{
-	if (status == 503)
-		resp->retry_after = fetcher_retry_after();
+	server_queue_kick(req->srv);
+	snprintf(resp->location, sizeof(resp->location), "/api/v1/%s/%lld", kind,
+		 (long long)id);
+	return o ? http_json(resp, 201, o) : -1;
 }
 
 void api_experiment_queued(struct http_req *req, struct http_resp *resp,

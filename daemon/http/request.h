@@ -20,29 +20,32 @@
 int api_opt_string(json_t *o, const char *k, size_t max, const char **out,
 		   struct http_resp *resp);
 
-/* The request's key as trust.h wants it. */
+/* An integer member in [@min, @max], @def when absent: 0, or -1 (400
+ * sent). */
+int api_opt_int(json_t *o, const char *k, int def, int min, int max, int *out,
+		struct http_resp *resp);
+
+/*
+ * The member "bench" of @o with the defaults filled in and checked
+ * (lab/validate.h), as canonical JSON text in *@out (malloc'd): 1, or
+ * what the handler returns (0 refused with a 400, -1 out of memory).
+ */
+int api_bench(json_t *o, char **out, struct http_resp *resp);
+
+/* The request's key as trust.h wants it (trust_request() checks
+ * backend and quota for every request that queues work). */
 void api_trust_who(const struct http_req *req, struct trust_who *who);
-/*
- * The checks every experiment-making request shares: @backend (may be
- * NULL) is known, and @runs more jobs fit the request cap and the key's
- * quota. 0, or -1 after sending the error (or on a database error with
- * nothing sent).
- */
-int api_trust_request(struct http_req *req, struct http_resp *resp,
-		      const char *backend, int runs);
+
+/* {"@key": @a} (stolen), or -1 when @a is NULL (a lab error). */
+int api_list(struct http_resp *resp, const char *key, json_t *a);
 
 /*
- * api_trust_request() before any git work, under the writer lock: a key
- * that may not queue this (backend, quota) never makes the daemon fetch.
- * Not the final word: the request's transaction checks again, counting
- * what other requests queued meanwhile.
+ * Work was queued as @kind/@id (tracks, bisections): wake the runners'
+ * claims, point Location at /api/v1/@kind/@id and answer 201 with @o
+ * (stolen; NULL: -1).
  */
-int api_trust_precheck(struct http_req *req, struct http_resp *resp,
-		       const char *backend, int runs);
-
-/* Headers that go with @status from the lab: 503 (a git fetch still
- * running) gets Retry-After. Call before http_error(). */
-void api_http_status(struct http_resp *resp, int status);
+int api_queued(struct http_req *req, struct http_resp *resp, const char *kind,
+	       int64_t id, json_t *o);
 
 /*
  * Experiment @exp was queued: wakes the runners' claim long-polls,

@@ -3,13 +3,15 @@
  * The perflabd route table.
  *
  * HOW TO ADD AN ENDPOINT
- *   1. Write the handler in your own module (e.g. daemon/api_compare.c):
+ *   1. Write the handler in your own module (e.g. daemon/http/api_compare.c):
  *        int api_compare_post(struct http_req *req, struct http_resp *resp);
- *      declared in your header (daemon/api_compare.h). The handler API is
- *      in daemon/http.h: path params (http_param / http_param_id), query
- *      (http_query), body (req->body, req->body_len, http_json_body),
- *      caller (req->auth), database (req->db), replies (http_json,
- *      http_text, http_error).
+ *      declared in your header (daemon/http/api_compare.h). The handler
+ *      API is in daemon/http/http.h: path params (http_param /
+ *      http_param_id), query (http_query), body (req->body, req->body_len,
+ *      http_json_body), caller (req->auth), the store handle to pass to
+ *      lab/ (req->db), replies (http_json, http_text, http_error, and
+ *      http_lab_error for a lab refusal). The SQL and the resource's JSON
+ *      go in lab/, never here.
  *   2. #include your header below and add ONE line to perflab_routes[]:
  *        { "POST", "/api/v1/compare", AUTH_SUBMIT, api_compare_post, 16 << 20, 0 },
  *      pattern segments "{name}" match one path segment (no '/'); the

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <microhttpd.h>
 
+#include "daemon/store/db.h"
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/http/routes.h"
@@ -345,7 +346,7 @@ static enum MHD_Result dispatch(struct server *s, struct MHD_Connection *c,
 			snprintf(msg, sizeof(msg), "database unavailable: %s", why);
 		else if (db_error_status(st->req.db) == 503)
 			snprintf(msg, sizeof(msg), "database unavailable: %s",
-				 sqlite3_errmsg(st->req.db));
+				 db_errmsg(st->req.db));
 	}
 	if (resp.mhd)
 		return queue(c, st, resp.status ? resp.status : 200, resp.mhd);
@@ -578,21 +579,13 @@ static int parse_listen(const char *spec, struct sockaddr_storage *ss,
 
 static int open_db(struct server *s)
 {
-	char err[512];
-	sqlite3 *db = db_open(s->cfg.db_path, err, sizeof(err));
-	int v;
+	char err[600];
+	store_conn *db;
 
-	if (!db) {
+	if (db_check_file(s->cfg.db_path, err, sizeof(err))) {
 		fprintf(stderr, "perflabd: %s\n", err);
 		return -1;
 	}
-	v = db_migrate(db, err, sizeof(err));
-	if (v < 0) {
-		fprintf(stderr, "perflabd: %s: %s\n", s->cfg.db_path, err);
-		sqlite3_close(db);
-		return -1;
-	}
-	sqlite3_close(db);
 	if (db_pool_init(&s->pool, s->cfg.db_path))
 		return -1;
 	db = db_pool_get(&s->pool);

@@ -75,7 +75,7 @@ struct server {
 };
 
 /* Take the write lock; returns the writer connection to use until unlock. */
-static inline sqlite3 *server_writer_lock(struct server *s)
+static inline store_conn *server_writer_lock(struct server *s)
 {
 	return db_writer_lock(&s->writer);
 }
@@ -91,7 +91,7 @@ static inline void server_writer_unlock(struct server *s)
  * server_write_release after the handler returns. Do the slow part (git,
  * parsing) first, on the pool connection. Idempotent.
  */
-static inline sqlite3 *server_write_take(struct http_req *req)
+static inline store_conn *server_write_take(struct http_req *req)
 {
 	if (!req->pool_db) {
 		req->pool_db = req->db;

@@ -14,6 +14,8 @@
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/report_mail.h"
 #include "daemon/store/db.h"
+#include "daemon/store/json.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 static const char *const states[] = {
@@ -216,19 +218,22 @@ int alerts_kind_valid(const char *kind)
 }
 
 int alerts_set_state(sqlite3 *db, int64_t alert_id, const char *state,
-		     const char *who, const char *note, time_t now)
+		     const char *who, const char *note, time_t now,
+		     struct lab_err *e)
 {
 	sqlite3_stmt *st;
-	int ok, ret = -3;
+	int ok;
 
 	if (!alerts_state_valid(state))
-		return -1;
+		return lab_fail(e, LAB_INVALID, "state must be one of new,"
+				" acknowledged, investigating, invalid, fixed,"
+				" wontfix");
 	if (db_begin(db))
-		return -3;
+		return lab_fail_db(e, db);
 	if (db_int(db, 0, "UPDATE alerts SET updated_at = ? WHERE id = ? RETURNING 1",
 		   2, (int64_t)now, alert_id) != 1) {
-		ret = -2;
-		goto fail;
+		db_rollback(db);
+		return lab_fail(e, LAB_NOT_FOUND, "no such alert");
 	}
 	st = db_prepare(db, "UPDATE alerts SET state = ? WHERE id = ?");
 	if (!st)
@@ -255,8 +260,31 @@ int alerts_set_state(sqlite3 *db, int64_t alert_id, const char *state,
 		goto fail;
 	return 0;
 fail:
+	lab_fail_db(e, db);
 	db_rollback(db);
-	return ret;
+	return -1;
+}
+
+json_t *alerts_list_json(sqlite3 *db, const char *state, const char *kind)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT a.id, a.kind, a.state, a.title, a.metric, a.delta_pct,"
+		" a.experiment_id, a.comparison_id, a.series_id, a.change_point_id,"
+		" a.host_id, a.created_at, a.updated_at, (SELECT who FROM alert_history"
+		" h WHERE h.alert_id = a.id ORDER BY h.id DESC LIMIT 1) AS updated_by"
+		" FROM alerts a WHERE (?1 IS NULL OR a.state = ?1) AND"
+		" (?2 IS NULL OR a.kind = ?2) ORDER BY a.id DESC LIMIT 1000");
+	json_t *a;
+
+	if (!st)
+		return NULL;
+	if (state)
+		sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	if (kind)
+		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	a = json_rows(st);
+	sqlite3_finalize(st);
+	return a;
 }
 
 static json_t *query_json(sqlite3 *db, const char *sql, int64_t id)

@@ -19,7 +19,9 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 #define ALERTS_MAX_ATTEMPTS 5
 #define ALERTS_BACKOFF_S 30
@@ -40,44 +42,47 @@ struct alerts_smtp {
  * delivery for every enabled webhook (and email when @email). Returns the
  * alert id, 0 when an alert for this comparison exists already, -1.
  */
-int64_t alerts_raise_verdict(sqlite3 *db, int64_t comparison_id, int email,
+int64_t alerts_raise_verdict(store_conn *db, int64_t comparison_id, int email,
 			     time_t now);
 
 /* The same for change point @cp_id of a series. */
-int64_t alerts_raise_change_point(sqlite3 *db, int64_t cp_id, int email,
+int64_t alerts_raise_change_point(store_conn *db, int64_t cp_id, int email,
 				  time_t now);
 
 /*
  * The alert of a bisection that found its culprit, with its @report
  * (bisect_report.c builds it); in one transaction. The alert id or -1.
  */
-int64_t alerts_raise_bisection(sqlite3 *db, int64_t bisection_id,
+int64_t alerts_raise_bisection(store_conn *db, int64_t bisection_id,
 			       const char *title, const char *metric,
 			       double delta, int64_t exp, const char *report,
 			       int email, time_t now);
 
 /* The stored report of a bisection alert (malloc'd JSON) or NULL. */
-char *alerts_report(sqlite3 *db, int64_t alert_id);
+char *alerts_report(store_conn *db, int64_t alert_id);
 
 /* 1 when @state is one of the triage states, else 0. */
 int alerts_state_valid(const char *state);
 /* 1 when @kind is an alert kind (verdict, change_point, bisection). */
 int alerts_kind_valid(const char *kind);
 
-/* Set @state (validated) with @who and an optional @note. 0, -1 bad state,
- * -2 no such alert, -3 database error. */
-int alerts_set_state(sqlite3 *db, int64_t alert_id, const char *state,
-		     const char *who, const char *note, time_t now);
+/* Set @state (validated) with @who and an optional @note, on the writer.
+ * 0, or -1: LAB_INVALID (not a triage state), LAB_NOT_FOUND. */
+int alerts_set_state(store_conn *db, int64_t alert_id, const char *state,
+		     const char *who, const char *note, time_t now,
+		     struct lab_err *e);
 
 /* The alert as JSON (with history and deliveries), or NULL. */
-json_t *alerts_json(sqlite3 *db, int64_t alert_id);
+json_t *alerts_json(store_conn *db, int64_t alert_id);
+/* GET /api/v1/alerts: the newest 1000, of @state and @kind (NULL: any). */
+json_t *alerts_list_json(store_conn *db, const char *state, const char *kind);
 
 /*
  * Attempt every delivery that is pending and due at @now (webhooks and
  * email). Network I/O: call without holding locks others need. Returns
  * the number of attempts made, -1 on a database error.
  */
-int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp,
+int alerts_deliver_due(store_conn *db, const struct alerts_smtp *smtp,
 		       time_t now);
 /*
  * The same for one @channel ("email" or "webhook"; NULL: both), which is
@@ -87,7 +92,7 @@ int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp,
  * timeouts (smtp->timeout_s); alerts_stop_delivery() aborts the one in
  * hand.
  */
-int alerts_deliver_channel(sqlite3 *db, const struct alerts_smtp *smtp,
+int alerts_deliver_channel(store_conn *db, const struct alerts_smtp *smtp,
 			   const char *channel, time_t now);
 void alerts_stop_delivery(void);
 
@@ -96,7 +101,7 @@ void alerts_signature(const char *secret, const char *body, size_t len,
 		      char hex[65]);
 
 /* LKP-style mail text for an alert (malloc'd), or NULL. */
-char *alerts_email_text(sqlite3 *db, int64_t alert_id,
+char *alerts_email_text(store_conn *db, int64_t alert_id,
 			const struct alerts_smtp *smtp);
 
 #endif

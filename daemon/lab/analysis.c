@@ -19,6 +19,7 @@
 #include "daemon/analysis/paired.h"
 #include "daemon/lab/series.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/planner.h"
 #include "daemon/analysis/stats.h"
 #include "daemon/analysis/verdict.h"

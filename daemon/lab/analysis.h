@@ -32,7 +32,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/analysis/ladder.h"
 #include "daemon/analysis/verdict.h"
@@ -40,7 +41,7 @@
 struct analysis_plan;
 
 /* Read the experiment and compute its verdicts; no writes. NULL on error. */
-struct analysis_plan *analysis_prepare(sqlite3 *db, int64_t experiment_id);
+struct analysis_plan *analysis_prepare(store_conn *db, int64_t experiment_id);
 /*
  * Store @p (comparisons, calibration, baseline series point, more runs,
  * alerts), clear the mark, then let a track or bisection continue
@@ -63,10 +64,10 @@ enum analysis_store_step {
 	STORE_SETTLED,		/* "settled": track point, bisection step */
 	STORE_COMMIT,		/* "commit": after COMMIT */
 };
-int analysis_store(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p);
+int analysis_store(store_conn *db, int64_t experiment_id, struct analysis_plan *p);
 void analysis_plan_free(struct analysis_plan *p);
 
 /* Both steps on one connection (tools and tests). */
-int analysis_experiment_done(sqlite3 *db, int64_t experiment_id);
+int analysis_experiment_done(store_conn *db, int64_t experiment_id);
 
 #endif

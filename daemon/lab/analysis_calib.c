@@ -15,6 +15,7 @@
 #include "daemon/analysis/stats.h"
 #include "daemon/lab/analysis_ctx.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 /* ---- calibration ------------------------------------------------------------ */
 

@@ -10,7 +10,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/analysis/verdict.h"
 
@@ -49,6 +50,6 @@ int analysis_is_ladder(const struct actx *a);
  * Host calibration from an analysed experiment: an A/A experiment's
  * pooled noise, a ladder's cost per canary unit. 0 when nothing applies.
  */
-int analysis_calibrate(sqlite3 *db, const struct actx *a);
+int analysis_calibrate(store_conn *db, const struct actx *a);
 
 #endif

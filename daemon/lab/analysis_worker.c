@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/analysis.h"
 #include "daemon/lab/analysis_worker.h"
 

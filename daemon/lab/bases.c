@@ -16,6 +16,8 @@
 #include "daemon/lab/fetcher.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
+#include "daemon/store/json.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 static void copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
@@ -25,12 +27,15 @@ static void copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
 	snprintf(dst, len, "%s", t ? (const char *)t : "");
 }
 
-static int load(sqlite3 *db, sqlite3_stmt *st, struct base_ref *b)
+/* The row @st steps to into @b: 0, or -1 (no such base: LAB_NOT_FOUND). */
+static int load(sqlite3 *db, sqlite3_stmt *st, struct base_ref *b,
+		struct lab_err *e)
 {
 	int rc = sqlite3_step(st);
 
 	if (rc != SQLITE_ROW)
-		return rc == SQLITE_DONE ? 404 : 500;
+		return rc == SQLITE_DONE ? lab_fail(e, LAB_NOT_FOUND, "no such"
+						    " base") : lab_fail_db(e, db);
 	b->id = sqlite3_column_int64(st, 0);
 	copy_text(b->name, sizeof(b->name), st, 1);
 	b->git = !strcmp((const char *)sqlite3_column_text(st, 2), "git");
@@ -38,48 +43,49 @@ static int load(sqlite3 *db, sqlite3_stmt *st, struct base_ref *b)
 	copy_text(b->ref, sizeof(b->ref), st, 4);
 	b->commit[0] = '\0';
 	b->mirror[0] = '\0';
-	(void)db;
 	if (b->git && gitmirror_path(b->id, b->mirror, sizeof(b->mirror)))
-		return 503;
+		return lab_fail(e, LAB_UNAVAILABLE, "git bases need perflabd"
+				" --git-dir");
 	return 0;
 }
 
 #define BASE_COLS "SELECT id, name, kind, coalesce(url, ''), ref FROM bases"
 
-int bases_by_id(sqlite3 *db, int64_t id, struct base_ref *b)
+int bases_by_id(sqlite3 *db, int64_t id, struct base_ref *b, struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, BASE_COLS " WHERE id = ?");
 	int rc;
 
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_int64(st, 1, id);
-	rc = load(db, st, b);
+	rc = load(db, st, b, e);
 	sqlite3_finalize(st);
 	return rc;
 }
 
-/* fetcher_get for @b: 0, 502 (git failed) or 503 (still fetching). */
-static int fetch(struct base_ref *b, enum fetch_need need, char *err,
-		 size_t len)
+/* fetcher_get for @b: 0, or -1 LAB_UPSTREAM (git failed), LAB_PENDING
+ * (still fetching after --git-wait; it goes on). */
+static int fetch(const struct base_ref *b, enum fetch_need need,
+		 struct lab_err *e)
 {
 	char why[300];
 	int rc = fetcher_get(b->id, b->mirror, b->url, need, -1, NULL, NULL,
 			     why, sizeof(why), NULL);
 
 	if (rc == FETCH_PENDING)
-		return snprintf(err, len, "base '%s': %s; retry later, or name"
-				" a commit the mirror has (%s@COMMIT)", b->name,
-				why, b->name), 503;
+		return lab_fail(e, LAB_PENDING, "base '%s': %s; retry later, or"
+				" name a commit the mirror has (%s@COMMIT)",
+				b->name, why, b->name);
 	if (rc)
-		return snprintf(err, len, "base '%s': git fetch failed: %s",
-				b->name, why), 502;
+		return lab_fail(e, LAB_UPSTREAM, "base '%s': git fetch failed:"
+				" %s", b->name, why);
 	return 0;
 }
 
-int bases_fetch(struct base_ref *b, char *err, size_t len)
+int bases_fetch(const struct base_ref *b, struct lab_err *e)
 {
-	return fetch(b, FETCH_FRESH, err, len);
+	return fetch(b, FETCH_FRESH, e);
 }
 
 /* 4 to 40 hex digits: a commit (or a prefix), looked up in the mirror
@@ -91,70 +97,107 @@ static bool commit_like(const char *name)
 	return n >= 4 && n <= 40 && !name[n];
 }
 
-int bases_commit(struct base_ref *b, const char *name, char sha[41],
-		 char *err, size_t len)
+int bases_commit(const struct base_ref *b, const char *name, char sha[41],
+		 struct lab_err *e)
 {
 	bool commit = commit_like(name);
-	int rc;
+	struct lab_err local;
 
-	if (gitmirror_check_ref(name)) {
-		snprintf(err, len, "'%.64s' is not a usable ref or commit name", name);
-		return 422;
-	}
+	if (!e)
+		e = &local;
+	if (gitmirror_check_ref(name))
+		return lab_fail(e, LAB_REJECTED, "'%.64s' is not a usable ref or"
+				" commit name", name);
 	if (commit) {
-		rc = gitmirror_resolve(b->mirror, name, sha, err, len);
-		if (rc != -1)
-			return rc == 0 ? 0 : 502;
+		if (!gitmirror_resolve(b->mirror, name, sha, e))
+			return 0;
+		if (e->st != LAB_REJECTED)
+			return -1;	/* git failed */
 	}
 	/* A ref: its head now. A commit the mirror lacks: perhaps pushed
 	 * since; the next fetch (rate-limited, fetcher.h) brings it. */
-	rc = fetch(b, commit ? FETCH_NEWER : FETCH_FRESH, err, len);
-	if (rc)
-		return rc;
-	rc = gitmirror_resolve(b->mirror, name, sha, err, len);
-	return rc == 0 ? 0 : rc == -1 ? 422 : 502;
+	if (fetch(b, commit ? FETCH_NEWER : FETCH_FRESH, e))
+		return -1;
+	return gitmirror_resolve(b->mirror, name, sha, e);
 }
 
-int bases_find(sqlite3 *db, const char *spec, struct base_ref *b, char *err,
-	       size_t len)
+int bases_find(sqlite3 *db, const char *spec, struct base_ref *b,
+	       struct lab_err *e)
 {
 	const char *at = strchr(spec, '@');
+	struct lab_err local;
 	char name[65];
 	sqlite3_stmt *st;
 	int rc;
 
+	if (!e)
+		e = &local;
 	if ((at ? (size_t)(at - spec) : strlen(spec)) >= sizeof(name))
-		return snprintf(err, len, "unknown base '%.64s'", spec), 422;
+		return lab_fail(e, LAB_REJECTED, "unknown base '%.64s'", spec);
 	snprintf(name, sizeof(name), "%.*s", at ? (int)(at - spec) : 64, spec);
 	st = db_prepare(db, BASE_COLS " WHERE name = ?");
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	rc = load(db, st, b);
+	rc = load(db, st, b, e);
 	sqlite3_finalize(st);
-	if (rc == 404)
-		return snprintf(err, len, "unknown base '%s' (see GET /api/v1/bases)",
-				name), 422;
-	if (rc == 503)
-		return snprintf(err, len, "git bases need perflabd --git-dir"), 503;
+	if (rc && e->st == LAB_NOT_FOUND)
+		return lab_fail(e, LAB_REJECTED, "unknown base '%s' (see GET"
+				" /api/v1/bases)", name);
 	if (rc)
-		return rc;
+		return -1;
 	if (!b->git && at)
-		return snprintf(err, len, "base '%s' is not a git base:"
-				" it has no commits to pin", name), 422;
+		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base:"
+				" it has no commits to pin", name);
 	return 0;
 }
 
 int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
-		 char *err, size_t len)
+		 struct lab_err *e)
 {
 	const char *at = strchr(spec, '@');
-	int rc = bases_find(db, spec, b, err, len);
 
-	if (rc || !b->git)
-		return rc;
+	if (bases_find(db, spec, b, e))
+		return -1;
+	if (!b->git)
+		return 0;
 	/* NAME@COMMIT, or the ref's head at submission. */
-	return bases_commit(b, at ? at + 1 : b->ref, b->commit, err, len);
+	return bases_commit(b, at ? at + 1 : b->ref, b->commit, e);
+}
+
+json_t *bases_list_json(sqlite3 *db)
+{
+	return json_query(db, "SELECT id, name, kind, tree, url, ref, config,"
+			  " created_at FROM bases ORDER BY id");
+}
+
+int64_t bases_create_tree(sqlite3 *db, const char *name, const char *tree,
+			  const char *ref, const char *config, struct lab_err *e)
+{
+	sqlite3 *w = db_write_lock(db);
+	sqlite3_stmt *st = db_prepare(w, "INSERT INTO bases (name, tree, ref,"
+				      " config, created_at) VALUES (?,?,?,?,?)");
+	int64_t id = -1;
+
+	if (!st) {
+		lab_fail_db(e, w);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, tree, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, ref, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, config, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, (int64_t)time(NULL));
+	if (sqlite3_step(st) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(w);
+	else if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE)
+		lab_fail(e, LAB_CONFLICT, "a base named '%s' exists", name);
+	else
+		lab_fail_db(e, w);
+	sqlite3_finalize(st);
+out:
+	db_write_unlock(db, w);
+	return id;
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,
@@ -173,7 +216,8 @@ static void rm_tree(const char *path)
 }
 
 static int insert_base(sqlite3 *db, const char *name, const char *url,
-		       const char *ref, const char *config, int64_t *id)
+		       const char *ref, const char *config, int64_t *id,
+		       struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO bases (name, tree, ref,"
 				      " config, kind, url, created_at)"
@@ -181,7 +225,7 @@ static int insert_base(sqlite3 *db, const char *name, const char *url,
 	int rc;
 
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, url, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, ref, -1, SQLITE_STATIC);
@@ -193,7 +237,9 @@ static int insert_base(sqlite3 *db, const char *name, const char *url,
 	*id = sqlite3_last_insert_rowid(db);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE ? 409 : 500;
+	if (sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE)
+		return lab_fail(e, LAB_CONFLICT, "a base named '%s' exists", name);
+	return lab_fail_db(e, db);
 }
 
 static int name_taken(sqlite3 *db, const char *name)
@@ -209,9 +255,8 @@ static int name_taken(sqlite3 *db, const char *name)
 	return taken;
 }
 
-int bases_create_git(sqlite3 *db, const char *name, const char *url,
-		     const char *ref, const char *config, json_t **out,
-		     char *err, size_t len)
+json_t *bases_create_git(sqlite3 *db, const char *name, const char *url,
+			 const char *ref, const char *config, struct lab_err *e)
 {
 	static unsigned counter;
 	char tmp[4200], final[4200], head[41], why[128];
@@ -219,42 +264,45 @@ int bases_create_git(sqlite3 *db, const char *name, const char *url,
 	int64_t id = 0;
 	int rc;
 
-	*out = NULL;
 	if (git_url_check(url, why, sizeof(why)))
-		return snprintf(err, len, "git url: %s", why), 400;
+		return lab_fail(e, LAB_INVALID, "git url: %s", why), NULL;
 	if (gitmirror_check_ref(ref))
-		return snprintf(err, len, "'ref' is not a usable git ref name"), 400;
+		return lab_fail(e, LAB_INVALID, "'ref' is not a usable git ref"
+				" name"), NULL;
 	if (!gitmirror_dir())
-		return snprintf(err, len, "git bases need perflabd --git-dir"), 503;
+		return lab_fail(e, LAB_UNAVAILABLE, "git bases need perflabd"
+				" --git-dir"), NULL;
 	if (name_taken(db, name))
-		return snprintf(err, len, "a base named '%s' exists", name), 409;
+		return lab_fail(e, LAB_CONFLICT, "a base named '%s' exists",
+				name), NULL;
 	snprintf(tmp, sizeof(tmp), "%s/new-%d-%u.git", gitmirror_dir(),
 		 (int)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
 	/* A new mirror of its own: shares no lock and no fetch slot. */
-	rc = gitmirror_fetch(tmp, url, err, len) ? 422 : 0;
-	if (!rc && gitmirror_resolve(tmp, ref, head, err, len))
-		rc = 422;
+	rc = gitmirror_fetch(tmp, url, e);
+	if (!rc)
+		rc = gitmirror_resolve(tmp, ref, head, e);
+	/* The upstream cannot be fetched or has no such ref: the request's. */
+	if (rc && e)
+		e->st = LAB_REJECTED;
 	if (!rc) {
 		/* The clone is done: only the row under the write lock. */
 		sqlite3 *w = db_write_lock(db);
 
-		rc = insert_base(w, name, url, ref, config, &id);
+		rc = insert_base(w, name, url, ref, config, &id, e);
 		if (!rc && (gitmirror_path(id, final, sizeof(final)) ||
 			    (rm_tree(final), rename(tmp, final)))) {
 			db_int(w, 0, "DELETE FROM bases WHERE id = ?", 1, id);
-			rc = 500;
+			rc = lab_fail(e, LAB_INTERNAL, "cannot move the new mirror"
+				      " into place");
 		}
 		db_write_unlock(db, w);
 	}
-	if (rc == 409)
-		snprintf(err, len, "a base named '%s' exists", name);
 	if (rc) {
 		rm_tree(tmp);
-		return rc;
+		return NULL;
 	}
 	fetcher_cloned(id, started);
-	*out = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:s}", "id", (json_int_t)id,
+	return json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:s}", "id", (json_int_t)id,
 			 "name", name, "kind", "git", "url", url, "ref", ref,
 			 "config", config, "head", head);
-	return 201;
 }

@@ -8,9 +8,9 @@
  * Requests name a base "NAME" (git: the ref's head, fetched at that
  * moment) or "NAME@COMMIT" (a commit or an unambiguous prefix of one).
  * Fetches go through fetcher.h: a request waits at most --git-wait for
- * one, then gets 503 while the fetch goes on; a base
- * fetched less than --git-fetch-interval ago is not fetched again for a
- * ref's head. A 503's Retry-After: fetcher_retry_after().
+ * one, then gets LAB_PENDING (HTTP 503 with Retry-After) while the fetch
+ * goes on; a base fetched less than --git-fetch-interval ago is not
+ * fetched again for a ref's head.
  */
 #ifndef PERFLAB_BASES_H
 #define PERFLAB_BASES_H
@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 struct base_ref {
 	int64_t id;
@@ -31,41 +33,51 @@ struct base_ref {
 };
 
 /*
- * Look up "NAME" or "NAME@COMMIT" into @b. Returns 0, or an HTTP status
- * with a message in @err: 422 (unknown base, commit or ref; "@" on a
- * tarball base), 502 (git failed), 503 (the fetch is still running, or
- * no --git-dir), 500.
+ * Look up "NAME" or "NAME@COMMIT" into @b. 0, or -1: LAB_REJECTED
+ * (unknown base, commit or ref; "@" on a tarball base), LAB_UPSTREAM
+ * (git failed), LAB_PENDING (the fetch still runs), LAB_UNAVAILABLE (no
+ * git directory).
  */
-int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
-		 char *err, size_t len);
+int bases_lookup(store_conn *db, const char *spec, struct base_ref *b,
+		 struct lab_err *e);
 /* The base of "NAME" or "NAME@..." without resolving anything (no git):
- * 0, 422, 503, 500 as bases_lookup. */
-int bases_find(sqlite3 *db, const char *spec, struct base_ref *b, char *err,
-	       size_t len);
+ * 0, or -1 as bases_lookup. */
+int bases_find(store_conn *db, const char *spec, struct base_ref *b,
+	       struct lab_err *e);
 
-/* The base with id @id (its ref not resolved). 0, 404, 500. */
-int bases_by_id(sqlite3 *db, int64_t id, struct base_ref *b);
+/* The base with id @id (its ref not resolved). 0, or -1 (LAB_NOT_FOUND;
+ * @e may be NULL). */
+int bases_by_id(store_conn *db, int64_t id, struct base_ref *b,
+		struct lab_err *e);
 
 /*
  * Resolve @name in git base @b into @sha: a commit or a prefix (4-40 hex)
  * from the mirror, fetched (FETCH_NEWER) only when the mirror lacks it;
- * a ref after making the mirror fresh (FETCH_FRESH). 0, 422, 502 or 503
- * (message in @err).
+ * a ref after making the mirror fresh (FETCH_FRESH). 0, or -1:
+ * LAB_REJECTED (no such commit), LAB_UPSTREAM, LAB_PENDING.
  */
-int bases_commit(struct base_ref *b, const char *name, char sha[41],
-		 char *err, size_t len);
+int bases_commit(const struct base_ref *b, const char *name, char sha[41],
+		 struct lab_err *e);
 
-/* Make @b's mirror fresh (FETCH_FRESH). 0, 502 or 503 (message in @err). */
-int bases_fetch(struct base_ref *b, char *err, size_t len);
+/* Make @b's mirror fresh (FETCH_FRESH). 0, or -1 LAB_UPSTREAM, LAB_PENDING. */
+int bases_fetch(const struct base_ref *b, struct lab_err *e);
+
+/* GET /api/v1/bases: every base, oldest first, or NULL. */
+json_t *bases_list_json(store_conn *db);
+
+/* A tarball base (a tree the runners have). Its id, or -1: LAB_CONFLICT
+ * (the name is taken). Takes the write lock itself. */
+int64_t bases_create_tree(store_conn *db, const char *name, const char *tree,
+			  const char *ref, const char *config,
+			  struct lab_err *e);
 
 /*
  * Create git base @name from @url and @ref: validate, fetch a new mirror,
- * resolve the head. 201 with the base JSON in *@out, else 400 (bad url or
- * ref), 409 (name taken), 422 (fetch failed or no such ref), 503 (no git
- * directory), 500; message in @err.
+ * resolve the head. The base JSON, or NULL: LAB_INVALID (bad url or ref),
+ * LAB_CONFLICT (name taken), LAB_REJECTED (fetch failed or no such ref),
+ * LAB_UNAVAILABLE (no git directory).
  */
-int bases_create_git(sqlite3 *db, const char *name, const char *url,
-		     const char *ref, const char *config, json_t **out,
-		     char *err, size_t len);
+json_t *bases_create_git(store_conn *db, const char *name, const char *url,
+			 const char *ref, const char *config, struct lab_err *e);
 
 #endif

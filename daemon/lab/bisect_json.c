@@ -11,6 +11,7 @@
 #include "daemon/lab/bisect_json.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 /* Every row of @st: column 0 is a JSON text (SQLite json_object). */
 static json_t *rows_of(sqlite3_stmt *st)
@@ -69,7 +70,7 @@ static json_t *culprit_json(sqlite3 *db, int64_t id, int64_t base_id,
 		       " ORDER BY s.id DESC LIMIT 1", id, 0);
 	if (!c)
 		c = json_pack("{s:s}", "commit", sha);
-	if (!bases_by_id(db, base_id, &b) && b.git) {
+	if (!bases_by_id(db, base_id, &b, NULL) && b.git) {
 		char parent[41];
 
 		gitmirror_patch_id(b.mirror, sha, pid);

@@ -8,12 +8,13 @@
 
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 /* GET /api/v1/bisections/{id}, or NULL. */
-json_t *bisect_run_json(sqlite3 *db, int64_t id);
+json_t *bisect_run_json(store_conn *db, int64_t id);
 /* Every bisection, newest first: {id, state, base, label, good, bad,
  * culprit, track_id, created_at}. */
-json_t *bisect_run_list_json(sqlite3 *db);
+json_t *bisect_run_list_json(store_conn *db);
 
 #endif

@@ -17,6 +17,7 @@
 #include "daemon/lab/exact_load.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 #define TOP_ROWS 10
 #define MAX_PARAMS 32
@@ -59,21 +60,6 @@ static char *col(sqlite3_stmt *st, int i)
 	const char *s = (const char *)sqlite3_column_text(st, i);
 
 	return s ? strdup(s) : NULL;
-}
-
-/* The first column of the first row of @sql with @id (malloc'd) or NULL. */
-static char *db_text(sqlite3 *db, const char *sql, int64_t id)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-	char *r = NULL;
-
-	if (!st)
-		return NULL;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		r = col(st, 0);
-	sqlite3_finalize(st);
-	return r;
 }
 
 static void load_steps(struct src *s, json_t *steps)
@@ -269,10 +255,12 @@ static void fill(sqlite3 *db, struct src *s, json_t *b, json_t *c,
 			 "improvement" : "regression";
 	load_steps(s, json_object_get(b, "steps"));
 	if (exp) {
+		size_t n;
+
 		load_experiment(db, s, exp);
 		load_perf_diff(db, s, exp);
-		s->metric = db_text(db, "SELECT metric FROM comparisons WHERE"
-				    " experiment_id = ? ORDER BY id DESC LIMIT 1", exp);
+		db_text(db, "SELECT metric FROM comparisons WHERE experiment_id = ?"
+			" ORDER BY id DESC LIMIT 1", exp, &s->metric, &n);
 		if (s->metric && !jstr(b, "metric"))
 			s->r.metric = s->metric;
 	}

@@ -21,8 +21,8 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
 
+#include "daemon/store/conn.h"
 
 /* `git patch-id --stable` of @len bytes of patch text into @out (40 hex
  * + NUL): 0, or -1 when git failed or found no patch. */
@@ -43,7 +43,7 @@ struct bisect_report_opts {
  * Message-ID (malloc'd) of the newest stored patch whose patch-id is
  * @pid, or NULL (none, or no usable Message-ID).
  */
-char *bisect_report_thread(sqlite3 *db, const char *pid,
+char *bisect_report_thread(store_conn *db, const char *pid,
 			   bisect_patch_id_fn fn, void *arg);
 
 /*
@@ -52,14 +52,14 @@ char *bisect_report_thread(sqlite3 *db, const char *pid,
  * The report is built now and stored with the alert. Returns the alert
  * id, 0 when this bisection has one already or no culprit, -1 on error.
  */
-int64_t bisect_report_raise(sqlite3 *db, json_t *bisection,
+int64_t bisect_report_raise(store_conn *db, json_t *bisection,
 			    const struct bisect_report_opts *o, time_t now);
 
 /*
  * A bisection found its culprit: raise the "bisection" alert (report
  * mail and webhook event). Returns the alert id, 0 for none, -1.
  */
-int64_t bisect_notify_culprit(sqlite3 *db, int64_t bisection_id);
+int64_t bisect_notify_culprit(store_conn *db, int64_t bisection_id);
 
 /* The lab's public URL for links in reports (perflabd --public-url). */
 void bisect_report_set_url(const char *url);

@@ -17,6 +17,7 @@
 #include "daemon/lab/planner.h"
 #include "daemon/lab/trust.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 /* What a running bisection needs to queue a step. */
@@ -96,7 +97,7 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 	/* Its first-parent list is still being read (bisect_run_prepare). */
 	if (rc == -1 && b->n == 0 && b->bench)
 		rc = 2;
-	if (!rc && bases_by_id(db, b->base_id, &b->base))
+	if (!rc && bases_by_id(db, b->base_id, &b->base, NULL))
 		rc = -1;
 	return rc;
 }
@@ -123,7 +124,7 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx,
 		.nvariants = 2, .submitter_key_id = b->key_id,
 	};
 	struct gitmirror_commit c;
-	char title[256], err[256];
+	char title[256];
 	sqlite3_stmt *st;
 	int64_t exp;
 	int ok;
@@ -133,7 +134,7 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx,
 	snprintf(title, sizeof(title), "bisect %lld: %.12s %.120s",
 		 (long long)b->id, b->commits[idx], c.subject);
 	e.title = title;
-	exp = planner_create(db, &e, err, sizeof(err));
+	exp = planner_create(db, &e, NULL);
 	if (exp < 0)
 		return -1;
 	st = db_prepare(db, "INSERT INTO bisection_steps (bisection_id, idx,"
@@ -189,48 +190,43 @@ static int insert_bisection(sqlite3 *db, const struct bisect_spec *s,
 	return ok ? 0 : -1;
 }
 
-/* Good and bad of @s in @b's mirror, good an ancestor of bad. 0 or a
- * status with @err. */
+/* Good and bad of @s in @b's mirror, good an ancestor of bad. 0 or -1. */
 static int resolve_range(struct base_ref *base, const struct bisect_spec *s,
-			 char good[41], char bad[41], char *err, size_t len)
+			 char good[41], char bad[41], struct lab_err *e)
 {
 	int rc;
 
-	if ((rc = bases_commit(base, s->good, good, err, len)) ||
-	    (rc = bases_commit(base, s->bad, bad, err, len)))
-		return rc;
+	if (bases_commit(base, s->good, good, e) ||
+	    bases_commit(base, s->bad, bad, e))
+		return -1;
 	if (!strcmp(good, bad))
-		return snprintf(err, len, "the bad commit is not after the good"
-				" one"), 422;
+		return lab_fail(e, LAB_REJECTED, "the bad commit is not after the"
+				" good one");
 	rc = gitmirror_is_ancestor(base->mirror, good, bad);
 	if (rc < 0)
-		return snprintf(err, len, "git merge-base failed"), 502;
+		return lab_fail(e, LAB_UPSTREAM, "git merge-base failed");
 	if (!rc)
-		return snprintf(err, len, "the good commit is not an ancestor of"
-				" the bad one"), 422;
+		return lab_fail(e, LAB_REJECTED, "the good commit is not an"
+				" ancestor of the bad one");
 	return 0;
 }
 
 /*
  * The rows, in one transaction with the quota check: the bisection (its
  * commits [] until bisect_run_prepare reads them) and its first step,
- * bad vs good. 201, 409, 422/429 (quota), 500.
+ * bad vs good. 0, or -1: LAB_CONFLICT, LAB_REJECTED/LAB_QUOTA (quota).
  */
 static int insert_start(sqlite3 *w, const struct bisect_spec *s,
 			struct bisection *b, const char *good, const char *bad,
-			int64_t *id, char *err, size_t len)
+			int64_t *id, struct lab_err *e)
 {
 	char ends[2][41];
-	int rc;
 
 	if (db_begin(w))
-		return 500;
-	if (s->who) {
-		rc = trust_quota(w, s->who, 2 * s->runs, err, len);
-		if (rc) {
-			db_rollback(w);
-			return rc > 0 ? rc : 500;
-		}
+		return lab_fail_db(e, w);
+	if (s->who && trust_quota(w, s->who, 2 * s->runs, e)) {
+		db_rollback(w);
+		return -1;
 	}
 	if (insert_bisection(w, s, b->base.id, good, bad, "[]", id))
 		goto rollback;
@@ -245,46 +241,48 @@ static int insert_start(sqlite3 *w, const struct bisect_spec *s,
 	b->n = 2;
 	snprintf(b->host_label, sizeof(b->host_label), "%s", s->host_label ?: "");
 	snprintf(b->backend, sizeof(b->backend), "%s", s->backend ?: "");
-	if (queue_step(w, b, 1, -1) || db_commit(w))
+	if (queue_step(w, b, 1, -1))
 		goto rollback;
-	return 201;
+	if (db_commit(w))
+		return lab_fail_db(e, w);
+	return 0;
 rollback:
-	rc = 500;
-	if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE) {
-		snprintf(err, len, "this change point has a bisection already");
-		rc = 409;
-	} else {
-		snprintf(err, len, "cannot store the bisection: %s",
-			 sqlite3_errmsg(w));
-	}
+	if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE)
+		lab_fail(e, LAB_CONFLICT, "this change point has a bisection"
+			 " already");
+	else
+		lab_fail_db(e, w);
 	db_rollback(w);
-	return rc;
+	return -1;
 }
 
 int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
-		     char *err, size_t len)
+		     struct lab_err *e)
 {
 	struct bisection b = { 0 };
+	struct lab_err local;
 	char good[41], bad[41];
 	sqlite3 *w;
 	int rc;
 
+	if (!e)
+		e = &local;
 	/* By name or id; nothing is fetched unless good or bad need it. */
-	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base) :
-	     bases_find(db, s->base, &b.base, err, len);
-	if (rc == 404)
-		return snprintf(err, len, "no such base"), 422;
+	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base, e) :
+	     bases_find(db, s->base, &b.base, e);
+	if (rc && e->st == LAB_NOT_FOUND)
+		return lab_fail(e, LAB_REJECTED, "no such base");
 	if (rc)
-		return rc;
+		return -1;
 	if (!b.base.git)
-		return snprintf(err, len, "base '%s' is not a git base", s->base), 422;
-	rc = resolve_range(&b.base, s, good, bad, err, len);
-	if (rc)
-		return rc;
+		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base",
+				s->base);
+	if (resolve_range(&b.base, s, good, bad, e))
+		return -1;
 	/* git is done: the rows under the write lock; the first-parent list
 	 * is read by the bisect worker (bisect_run_prepare). */
 	w = db_write_lock(db);
-	rc = insert_start(w, s, &b, good, bad, id, err, len);
+	rc = insert_start(w, s, &b, good, bad, id, e);
 	db_write_unlock(db, w);
 	return rc;
 }
@@ -304,7 +302,7 @@ static void fail_start(sqlite3 *db, int64_t id, const char *why,
 		exp = db_int(w, 0, "SELECT experiment_id FROM bisection_steps"
 			     " WHERE bisection_id = ? AND idx = -1", 1, id);
 		if (exp > 0)
-			jobs_cancel_experiment(w, jc, exp, time(NULL));
+			jobs_cancel_experiment(w, jc, exp, time(NULL), NULL);
 	}
 	db_write_unlock(db, w);
 }
@@ -339,21 +337,21 @@ static int prepare_one(sqlite3 *db, int64_t id, int64_t base_id,
 		       const char *good, const char *bad,
 		       const struct jobs_ctx *jc)
 {
-	char (*fp)[41] = NULL, err[512] = "", why[600], *list;
+	char (*fp)[41] = NULL, why[600], *list;
 	struct base_ref base;
+	struct lab_err e;
 	json_t *a;
 	size_t n = 0;
 	int rc;
 
-	if (bases_by_id(db, base_id, &base))
+	if (bases_by_id(db, base_id, &base, NULL))
 		return -1;
-	rc = gitmirror_first_parent(base.mirror, good, bad, &fp, &n, err,
-				    sizeof(err));
-	if (rc == -2 && gitmirror_cancelled())
+	rc = gitmirror_first_parent(base.mirror, good, bad, &fp, &n, &e);
+	if (rc && gitmirror_cancelled())
 		return 0;	/* stopping: the next start reads it */
 	if (rc) {
-		snprintf(why, sizeof(why), "%s%s", rc == -1 ? "" :
-			 "cannot read the first-parent history: ", err);
+		snprintf(why, sizeof(why), "%s%s", e.st == LAB_REJECTED ? "" :
+			 "cannot read the first-parent history: ", e.msg);
 		fail_start(db, id, why, jc);
 		return 0;
 	}

@@ -18,9 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
 
+#include "daemon/store/conn.h"
 #include "daemon/lab/jobs.h"
+#include "daemon/lab/status.h"
 #include "daemon/lab/trust.h"
 
 struct bisect_spec {
@@ -46,13 +47,13 @@ struct bisect_spec {
  * in one transaction check s->who's quota, store the bisection and queue
  * its first step (bad vs good). The first-parent list (up to 64 MiB) is
  * read off the request path, by bisect_run_prepare(); until then the
- * bisection's commits are []. 201 with *@id, or 409 (the change point
- * has one), 422 (unknown base or commit, good not an ancestor of bad, a
- * request over the cap), 429 (past the quota), 502 (git failed), 503
- * (still fetching), 500; message in @err.
+ * bisection's commits are []. 0 with *@id, or -1: LAB_REJECTED (unknown
+ * base or commit, good not an ancestor of bad, a request over the cap),
+ * LAB_QUOTA, LAB_CONFLICT (the change point has one), LAB_UPSTREAM (git
+ * failed), LAB_PENDING (still fetching).
  */
-int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
-		     char *err, size_t len);
+int bisect_run_start(store_conn *db, const struct bisect_spec *s, int64_t *id,
+		     struct lab_err *e);
 
 /*
  * The bisect worker: read and store the first-parent list of bisections
@@ -60,14 +61,14 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
  * history git cannot read, fails the bisection and cancels its first
  * step with @jc). Returns the number stored, -1 on error.
  */
-int bisect_run_prepare(sqlite3 *db, const struct jobs_ctx *jc);
+int bisect_run_prepare(store_conn *db, const struct jobs_ctx *jc);
 
 /*
  * Experiment @exp finished (analysed, or failed): when it is a step of a
  * running bisection, record its outcome and queue the next step or finish.
  * Returns 1 when it was a step, 0 when not, -1 on error.
  */
-int bisect_run_experiment_done(sqlite3 *db, int64_t exp);
+int bisect_run_experiment_done(store_conn *db, int64_t exp);
 
 /*
  * Steps whose experiment failed or was cancelled have no analysis to
@@ -75,6 +76,6 @@ int bisect_run_experiment_done(sqlite3 *db, int64_t exp);
  * read could not be taken then: the bisect worker hands them to
  * bisect_run_experiment_done(). Returns the number of steps taken, -1.
  */
-int bisect_run_sweep(sqlite3 *db);
+int bisect_run_sweep(store_conn *db);
 
 #endif

@@ -13,9 +13,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+#include <jansson.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/planner.h"
+#include "daemon/lab/status.h"
+#include "daemon/lab/trust.h"
 
 #define CAL_MAX_STEPS 16
 #define CAL_MAX_N 1000000	/* the kernel parameter's bound */
@@ -40,24 +44,21 @@ extern const char calibration_default_bench[];
 /* The ladder's default steps into @c. */
 void calibration_default_steps(struct calibration *c);
 
-/* The newest stored perflab_canary patch: its id, 0 if none. */
-int64_t calibration_canary_patch(sqlite3 *db);
-
 /*
- * Look up @c->host: sets host_id and host_backend (and backend when
- * unset). 0 when found, 1 when there is no such host, -1 on error.
+ * Queue calibration @c (fields parsed by the caller) for @who: look up
+ * @c->host, resolve @patch (a stored patch id, patch text, or NULL: the
+ * ladder's stored perflab_canary patch), make the variants, check backend
+ * and quota, plan; on the writer, one transaction. The experiment id, or
+ * -1: LAB_INVALID (no label or host, a bad patch), LAB_REJECTED (unknown
+ * host or patch), LAB_QUOTA.
  */
-int calibration_host(sqlite3 *db, struct calibration *c);
+int64_t calibration_submit(store_conn *db, const struct trust_who *who,
+			   struct calibration *c, const json_t *patch,
+			   struct lab_err *e);
 
-/* The variants of @c from its kind and steps (an A/A has two). */
-void calibration_variants(struct calibration *c);
-
-/*
- * Queue the experiment of @c (after calibration_variants()), pinned to @c->host_id
- * when set, inside the caller's transaction. Returns its id, or -1 with
- * the reason in @err and *@status 422 (unknown base) or 500.
- */
-int64_t calibration_create(sqlite3 *db, struct calibration *c, int64_t key_id,
-			   int *status, char *err, size_t errlen);
+/* GET /api/v1/calibrations: newest first, with each one's noise, step
+ * comparisons and (ladders) fit. NULL on error. */
+json_t *calibration_list_json(store_conn *db, const char *label,
+			      const char *host, int limit);
 
 #endif

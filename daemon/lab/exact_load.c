@@ -7,6 +7,7 @@
 
 #include "daemon/lab/exact_load.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 static void free_run(struct pdx_run *p)
 {

@@ -8,7 +8,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/analysis/perfdiff_exact.h"
 
@@ -30,7 +31,7 @@ struct xload {
  * variant without exact profiles, or is NULL), -1 database error. Free
  * @l with xload_free() in every case.
  */
-int xload_sides(sqlite3 *db, const struct pdx_variant *v, size_t nv,
+int xload_sides(store_conn *db, const struct pdx_variant *v, size_t nv,
 		size_t pick, struct xload *l, const char **why);
 void xload_free(struct xload *l);
 

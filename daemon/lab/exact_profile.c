@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/exact_profile.h"
 #include "daemon/lab/validate.h"
 
@@ -106,7 +107,7 @@ static int check_symbols(json_t *a, json_int_t total, json_int_t *sum,
 	return 0;
 }
 
-int exact_profile_validate(json_t *p, char *err, size_t errlen)
+static int check(json_t *p, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "kind",	    "source",  "ios",
 					    "total",	    "kernel",  "user",
@@ -146,6 +147,15 @@ int exact_profile_validate(json_t *p, char *err, size_t errlen)
 			   "%s: symbols (%" PRId64 ") + unattributed (%" PRId64
 			   ") exceed the total (%" PRId64 ")",
 			   w, (int64_t)sum, (int64_t)unatt, (int64_t)total);
+	return 0;
+}
+
+int exact_profile_validate(json_t *p, struct lab_err *e)
+{
+	char why[512];
+
+	if (check(p, why, sizeof(why)))
+		return lab_fail(e, LAB_INVALID, "%s", why);
 	return 0;
 }
 

@@ -19,20 +19,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 #define EXACT_MAX_SYMBOLS 200000
 #define EXACT_MAX_NAME 1024 /* dso or symbol name, bytes */
 #define EXACT_MAX_SOURCE 64
 #define EXACT_MAX_COUNT (INT64_C(1) << 53) /* exact in a JSON double */
 
-/* 0, or -1 with the reason in @err (names the offending field). */
-int exact_profile_validate(json_t *p, char *err, size_t errlen);
+/* 0, or -1 LAB_INVALID naming the offending field. */
+int exact_profile_validate(json_t *p, struct lab_err *e);
 
 /*
  * Store the totals of a validated profile of run @run (ingest stores its
  * symbols with the sampled profiles' counts); 0 or -1 (database error).
  */
-int exact_profile_store_head(sqlite3 *db, int64_t run, json_t *p);
+int exact_profile_store_head(store_conn *db, int64_t run, json_t *p);
 
 #endif

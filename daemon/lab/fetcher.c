@@ -149,6 +149,7 @@ static void run_fetch(struct work *w)
 	struct base_fetch *b = ((struct fetch_work *)w)->b;
 	char mirror[sizeof(b->mirror)], url[sizeof(b->url)], err[256] = "";
 	struct fetch_cb *cbs;
+	struct lab_err e;
 	int64_t start;
 	int rc;
 
@@ -161,7 +162,9 @@ static void run_fetch(struct work *w)
 	memcpy(url, b->url, sizeof(url));
 	pthread_mutex_unlock(&F.lock);
 
-	rc = gitmirror_fetch(mirror, url, err, sizeof(err));
+	rc = gitmirror_fetch(mirror, url, &e);
+	if (rc)
+		snprintf(err, sizeof(err), "%.255s", e.msg);
 
 	pthread_mutex_lock(&F.lock);
 	b->running = false;
@@ -236,7 +239,12 @@ void fetcher_stop(void)
 static int fetch_here(const char *mirror, const char *url, char *err,
 		      size_t len)
 {
-	return gitmirror_fetch(mirror, url, err, len) ? FETCH_FAILED : FETCH_OK;
+	struct lab_err e;
+
+	if (!gitmirror_fetch(mirror, url, &e))
+		return FETCH_OK;
+	snprintf(err, len, "%s", e.msg);
+	return FETCH_FAILED;
 }
 
 static void deadline_ts(struct timespec *t, int64_t at_ms)

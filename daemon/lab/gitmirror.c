@@ -286,37 +286,37 @@ reap:
 
 /* ---- queries --------------------------------------------------------- */
 
-int gitmirror_fetch(const char *path, const char *url, char *err, size_t len)
+int gitmirror_fetch(const char *path, const char *url, struct lab_err *e)
 {
+	char why[256] = "";
 	struct stat sb;
-	char why[128];
 	int rc;
 
 	if (git_url_check(url, why, sizeof(why)))
-		return snprintf(err, len, "git url: %s", why), -1;
+		return lab_fail(e, LAB_INVALID, "git url: %s", why);
 	if (stat(path, &sb)) {
 		rc = gitmirror_run(((const char *const[]){ "git", "-c",
 			"core.hooksPath=/dev/null", "init", "--quiet", "--bare",
-			"--", path, NULL }), NULL, 0, NULL, 0, GIT_TIMEOUT_S, err, len);
-		if (rc) {
-			if (rc > 0 && !err[0])
-				snprintf(err, len, "git init failed");
-			return -1;
-		}
+			"--", path, NULL }), NULL, 0, NULL, 0, GIT_TIMEOUT_S, why,
+			sizeof(why));
+		if (rc)
+			return lab_fail(e, LAB_UPSTREAM, "%s", rc > 0 && !why[0] ?
+					"git init failed" : why);
 	}
 	rc = gitmirror_run(GIT(path, "fetch", "--quiet", "--prune", "--no-tags",
 			       "--no-recurse-submodules", "--", url,
 			       "+refs/heads/*:refs/heads/*",
 			       "+refs/tags/*:refs/tags/*"),
-			   NULL, 0, NULL, 0, fetch_timeout_s, err, len);
-	if (rc && !err[0])
-		snprintf(err, len, "git fetch failed (exit %d)", rc);
-	return rc ? -1 : 0;
+			   NULL, 0, NULL, 0, fetch_timeout_s, why, sizeof(why));
+	if (rc && !why[0])
+		return lab_fail(e, LAB_UPSTREAM, "git fetch failed (exit %d)", rc);
+	return rc ? lab_fail(e, LAB_UPSTREAM, "%s", why) : 0;
 }
 
-/* rev-parse --verify of @spec (built here or checked) into @sha. */
+/* rev-parse --verify of @spec (built here or checked) into @sha: 0, -1
+ * no such commit, or LAB_UPSTREAM when git failed. */
 static int resolve_raw(const char *path, const char *spec, char sha[41],
-		       char *err, size_t len)
+		       struct lab_err *e)
 {
 	char *out = NULL, gerr[256];
 	int rc;
@@ -326,9 +326,8 @@ static int resolve_raw(const char *path, const char *spec, char sha[41],
 			       "--end-of-options", spec),
 			   NULL, 0, &out, SMALL_CAP, GIT_TIMEOUT_S, gerr, sizeof(gerr));
 	if (rc < 0) {
-		snprintf(err, len, "%s", gerr);
 		free(out);
-		return -2;
+		return lab_fail(e, LAB_UPSTREAM, "%s", gerr);
 	}
 	if (rc == 0 && out && strlen(out) >= 40) {
 		memcpy(sha, out, 40);
@@ -337,59 +336,62 @@ static int resolve_raw(const char *path, const char *spec, char sha[41],
 	free(out);
 	if (!git_sha_valid(sha)) {
 		sha[0] = '\0';
-		return -1;
+		return lab_fail(e, LAB_REJECTED, "no such commit");
 	}
 	return 0;
 }
 
 int gitmirror_resolve(const char *path, const char *name, char sha[41],
-		      char *err, size_t len)
+		      struct lab_err *e)
 {
 	char spec[260];
-	int rc;
 
 	sha[0] = '\0';
-	if (gitmirror_check_ref(name)) {
-		snprintf(err, len, "'%.64s' is not a usable ref or commit name", name);
-		return -1;
-	}
+	if (gitmirror_check_ref(name))
+		return lab_fail(e, LAB_REJECTED, "'%.64s' is not a usable ref or"
+				" commit name", name);
 	snprintf(spec, sizeof(spec), "%s^{commit}", name);
-	rc = resolve_raw(path, spec, sha, err, len);
-	if (rc == -1)
-		snprintf(err, len, "'%.64s' names no commit of the base (unknown"
-			 " or ambiguous)", name);
-	return rc;
+	if (!resolve_raw(path, spec, sha, e))
+		return 0;
+	if (e && e->st == LAB_REJECTED)
+		lab_fail(e, LAB_REJECTED, "'%.64s' names no commit of the base"
+			 " (unknown or ambiguous)", name);
+	return -1;
 }
 
 int gitmirror_parent(const char *path, const char *sha, char parent[41])
 {
-	char spec[48], err[256];
+	struct lab_err e;
+	char spec[48];
 
 	if (!git_sha_valid(sha))
 		return -1;
 	snprintf(spec, sizeof(spec), "%s^1", sha);
-	return resolve_raw(path, spec, parent, err, sizeof(err)) ? -1 : 0;
+	return resolve_raw(path, spec, parent, &e) ? -1 : 0;
 }
 
 int gitmirror_first_parent(const char *path, const char *good,
 			   const char *bad, char (**list)[41], size_t *n,
-			   char *err, size_t len)
+			   struct lab_err *e)
 {
 	char range[100], parent[41], *out = NULL, *p, (*a)[41] = NULL;
+	char why[256] = "";
 	size_t cap = 0;
 	int rc;
 
 	*list = NULL;
 	*n = 0;
 	if (!git_sha_valid(good) || !git_sha_valid(bad))
-		return snprintf(err, len, "good and bad must be full commit ids"), -1;
+		return lab_fail(e, LAB_REJECTED, "good and bad must be full"
+				" commit ids");
 	snprintf(range, sizeof(range), "%s..%s", good, bad);
 	rc = gitmirror_run(GIT(path, "rev-list", "--first-parent", "--reverse",
 			       range), NULL, 0, &out, 64 << 20, GIT_TIMEOUT_S,
-			   err, len);
+			   why, sizeof(why));
 	if (rc != 0) {
 		free(out);
-		return rc < 0 ? -2 : (snprintf(err, len, "git rev-list failed"), -2);
+		return lab_fail(e, LAB_UPSTREAM, "%s", rc < 0 ? why :
+				"git rev-list failed");
 	}
 	for (p = out; *p; p += strcspn(p, "\n"), p += *p == '\n') {
 		if (*n == cap) {
@@ -409,15 +411,16 @@ int gitmirror_first_parent(const char *path, const char *good,
 	out = NULL;
 	if (!*n) {
 		free(a);
-		return snprintf(err, len, "the bad commit is not after the good one"), -1;
+		return lab_fail(e, LAB_REJECTED, "the bad commit is not after the"
+				" good one");
 	}
 	/* good must be on bad's first-parent line: the oldest commit's
 	 * first parent. */
 	if (gitmirror_parent(path, a[0], parent) || strcmp(parent, good)) {
 		free(a);
 		*n = 0;
-		return snprintf(err, len, "the good commit is not on the bad"
-				" commit's first-parent history"), -1;
+		return lab_fail(e, LAB_REJECTED, "the good commit is not on the"
+				" bad commit's first-parent history");
 	}
 	*list = a;
 	return 0;
@@ -425,8 +428,7 @@ fail:
 	free(out);
 	free(a);
 	*n = 0;
-	snprintf(err, len, "cannot read git rev-list output");
-	return -2;
+	return lab_fail(e, LAB_UPSTREAM, "cannot read git rev-list output");
 }
 
 int gitmirror_is_ancestor(const char *path, const char *a, const char *b)

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/lab/status.h"
+
 /* A fetch is killed after this long (perflabd --git-fetch-timeout). */
 #define GITMIRROR_FETCH_TIMEOUT_S 600
 void gitmirror_set_fetch_timeout(int seconds);
@@ -53,18 +55,20 @@ int gitmirror_path(int64_t base_id, char *out, size_t len);
 /*
  * Create (git init --bare) the mirror @path if missing and fetch every
  * branch and tag of @url into it, killed after the fetch timeout. 0, or
- * -1 with git's message in @err. Callers never fetch one mirror twice at
- * once (fetcher.h serialises them per base).
+ * -1: LAB_INVALID (a URL refused by git_url_check), LAB_UPSTREAM with
+ * git's message. Callers never fetch one mirror twice at once (fetcher.h
+ * serialises them per base).
  */
-int gitmirror_fetch(const char *path, const char *url, char *err, size_t len);
+int gitmirror_fetch(const char *path, const char *url, struct lab_err *e);
 
 /*
  * Resolve @name (a ref such as "master" or "refs/tags/v6.1", or a commit
  * or unambiguous prefix of at least 4 hex digits) to a commit's 40 hex
- * in @sha. 0, -1 unknown/ambiguous (message in @err), -2 git failed.
+ * in @sha. 0, or -1: LAB_REJECTED (unknown or ambiguous), LAB_UPSTREAM
+ * (git failed).
  */
 int gitmirror_resolve(const char *path, const char *name, char sha[41],
-		      char *err, size_t len);
+		      struct lab_err *e);
 
 /* The first parent of commit @sha into @parent. 0 or -1 (a root). */
 int gitmirror_parent(const char *path, const char *sha, char parent[41]);
@@ -72,12 +76,12 @@ int gitmirror_parent(const char *path, const char *sha, char parent[41]);
 /*
  * The first-parent history from @good (exclusive) to @bad (inclusive),
  * oldest first, as a malloc'd array of 41-byte strings in *@out with
- * *@n entries. @good must be a first-parent ancestor of @bad. 0, -1 when
- * it is not (message in @err), -2 git failed.
+ * *@n entries. @good must be a first-parent ancestor of @bad. 0, or -1:
+ * LAB_REJECTED when it is not, LAB_UPSTREAM (git failed).
  */
 int gitmirror_first_parent(const char *path, const char *good,
 			   const char *bad, char (**out)[41], size_t *n,
-			   char *err, size_t len);
+			   struct lab_err *e);
 
 /* 1 when commit @a is an ancestor of (or equal to) @b, 0 when not, -1
  * (git failed). */

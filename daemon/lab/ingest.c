@@ -8,6 +8,7 @@
 
 #include "common/git_names.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/exact_profile.h"
 #include "daemon/lab/validate.h"
 #include "daemon/lab/gitmirror.h"
@@ -142,6 +143,7 @@ static int check_metrics(json_t *b, char *err, size_t errlen)
 static int check_bench(json_t *b, char *err, size_t errlen)
 {
 	json_t *v = json_object_get(b, "version");
+	struct lab_err e;
 	json_t *sum;
 
 	if (!json_is_integer(v) || json_integer_value(v) != 1)
@@ -167,10 +169,14 @@ static int check_bench(json_t *b, char *err, size_t errlen)
 	if (v && check_profile(v, err, errlen))
 		return -1;
 	v = json_object_get(b, "exact_profile");
-	return v ? exact_profile_validate(v, err, errlen) : 0;
+	if (v && exact_profile_validate(v, &e)) {
+		snprintf(err, errlen, "%s", e.msg);
+		return -1;
+	}
+	return 0;
 }
 
-int ingest_validate(json_t *body, char *err, size_t errlen)
+static int validate(json_t *body, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
 		"timings", "boot", NULL };
@@ -555,7 +561,7 @@ static int store_commit(sqlite3 *db, int64_t run, json_t *commit)
  * commit. Tarball jobs have no commit and take none. 0 or 422.
  */
 static int check_commit(sqlite3 *db, int64_t variant, json_t *body,
-			char *err, size_t errlen)
+			struct lab_err *e)
 {
 	const char *got = json_string_value(json_object_get(
 		json_object_get(body, "build"), "commit"));
@@ -568,17 +574,16 @@ static int check_commit(sqlite3 *db, int64_t variant, json_t *body,
 			" FROM variants v JOIN experiments e ON e.id ="
 			" v.experiment_id WHERE v.id = ?");
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_int64(st, 1, variant);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		snprintf(want, sizeof(want), "%s", sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 	if (!strcmp(want, got))
 		return 0;
-	snprintf(err, errlen, want[0] ? "build.commit %.12s is not the job's"
-		 " commit %.12s" : "build.commit %.12s on a base without commits%s",
-		 got, want);
-	return 422;
+	return lab_fail(e, LAB_REJECTED, want[0] ? "build.commit %.12s is not"
+			" the job's commit %.12s" : "build.commit %.12s on a base"
+			" without commits%s", got, want);
 }
 
 static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_id)
@@ -612,39 +617,47 @@ static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_
 	return finish_job(db, r);
 }
 
+int ingest_validate(json_t *body, struct lab_err *e)
+{
+	char why[512] = "";
+
+	if (validate(body, why, sizeof(why)))
+		return lab_fail(e, LAB_INVALID, "%s", why);
+	return 0;
+}
+
 int ingest_result(sqlite3 *db, const struct jobs_ctx *c, int64_t job,
 		  int64_t host, json_t *body, time_t now, int64_t *run_id,
-		  char *err, size_t errlen)
+		  bool *duplicate, struct lab_err *e)
 {
 	struct run_ctx r = { .job = job, .now = now };
 	int64_t prev;
-	int rc, settled = 0;
+	int settled = 0;
 
+	*duplicate = false;
 	r.lease = json_string_value(json_object_get(body, "lease"));
 	if (db_begin(db)) {
-		snprintf(err, errlen, "database unavailable: %s", sqlite3_errmsg(db));
-		return 503;
+		lab_fail(e, LAB_UNAVAILABLE, "database unavailable: %s",
+			 sqlite3_errmsg(db));
+		return -1;
 	}
 	prev = earlier_run(db, job, r.lease);
 	if (prev > 0) {
 		db_rollback(db);
 		*run_id = prev;
-		return 200;
+		*duplicate = true;
+		return 0;
 	}
-	rc = prev == -2 ? JOB_STALE :
-		jobs_lease_check(db, job, host, r.lease, now, &r.exp, &r.variant,
-				 &r.attempt, &r.run_index);
-	if (rc != JOB_OK) {
+	if (prev == -2 ? jobs_stale_lease(e) :
+	    jobs_lease_check(db, job, host, r.lease, now, &r.exp, &r.variant,
+			     &r.attempt, &r.run_index, e)) {
 		db_rollback(db);
-		snprintf(err, errlen, rc == JOB_NOT_FOUND ? "no such job" :
-			 "the lease is not current (expired, superseded or the job finished)");
-		return -rc;
+		return -1;
 	}
 	r.host = db_int(db, 0, "SELECT lease_host_id FROM jobs WHERE id = ?", 1, job);
-	rc = check_commit(db, r.variant, body, err, errlen);
-	if (rc) {
+	if (check_commit(db, r.variant, body, e)) {
 		db_rollback(db);
-		return rc;
+		return -1;
 	}
 	if (store_all(db, &r, body, run_id))
 		goto fail;
@@ -660,11 +673,12 @@ int ingest_result(sqlite3 *db, const struct jobs_ctx *c, int64_t job,
 			       json_object_get(json_object_get(json_object_get(body, "bench"),
 							       "summary"), "mean")));
 	jobs_after_settle(c, r.exp, settled);
-	return 201;
+	return 0;
 fail:
-	rc = db_error_status(db);
-	snprintf(err, errlen, "%s: %s", rc == 503 ? "database unavailable" :
-		 "cannot store the result", sqlite3_errmsg(db));
+	lab_fail_db(e, db);
+	if (e && e->st == LAB_INTERNAL)
+		lab_fail(e, LAB_INTERNAL, "cannot store the result: %s",
+			 sqlite3_errmsg(db));
 	db_rollback(db);
-	return rc;
+	return -1;
 }

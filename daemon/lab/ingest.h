@@ -8,24 +8,27 @@
 #ifndef PERFLAB_INGEST_H
 #define PERFLAB_INGEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/jobs.h"
 
-/* Validate a result body; 0 or -1 with the reason in @err. */
-int ingest_validate(json_t *body, char *err, size_t errlen);
+/* Validate a result body; 0 or -1 LAB_INVALID naming the field. */
+int ingest_validate(json_t *body, struct lab_err *e);
 
 /*
  * Store a validated result for @job_id uploaded by @host_id (0: any).
- * Returns 201 (stored), 200 (duplicate: *run_id is the earlier run), 404,
- * 409 (stale lease) or 500, with a message in @err for errors.
+ * 0 with *@run_id (*@duplicate: an upload of this lease was stored
+ * before, *run_id is that run), or -1: LAB_NOT_FOUND, LAB_CONFLICT (stale
+ * lease), LAB_REJECTED (not the job's commit), LAB_UNAVAILABLE.
  */
-int ingest_result(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
+int ingest_result(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 		  int64_t host_id, json_t *body, time_t now, int64_t *run_id,
-		  char *err, size_t errlen);
+		  bool *duplicate, struct lab_err *e);
 
 #endif

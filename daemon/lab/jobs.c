@@ -9,6 +9,7 @@
 #include <openssl/rand.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/jobs.h"
 
 #define LOG_MAX (4u << 20)
@@ -369,22 +370,29 @@ fail:
 
 /* ---- lease checks, heartbeat, failure --------------------------------- */
 
+int jobs_stale_lease(struct lab_err *e)
+{
+	return lab_fail(e, LAB_CONFLICT, "the lease is not current (expired,"
+			" superseded or the job finished)");
+}
+
 int jobs_lease_check(sqlite3 *db, int64_t job, int64_t host, const char *lease,
 		     time_t now, int64_t *exp, int64_t *variant, int *attempt,
-		     int *run_index)
+		     int *run_index, struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT state, coalesce(lease_token, ''),"
 				      " coalesce(lease_host_id, 0), coalesce(lease_expires, 0),"
 				      " experiment_id, variant_id, attempt, run_index"
 				      " FROM jobs WHERE id = ?");
-	int rc = JOB_NOT_FOUND;
+	int rc;
 
 	if (!st)
-		return JOB_ERROR;
+		return lab_fail_db(e, db);
 	sqlite3_bind_int64(st, 1, job);
+	rc = lab_fail(e, LAB_NOT_FOUND, "no such job");
 	if (sqlite3_step(st) != SQLITE_ROW)
 		goto out;
-	rc = JOB_STALE;
+	rc = jobs_stale_lease(e);
 	const char *state = (const char *)sqlite3_column_text(st, 0);
 
 	if (strcmp(state, "claimed") && strcmp(state, "running"))
@@ -403,7 +411,7 @@ int jobs_lease_check(sqlite3 *db, int64_t job, int64_t host, const char *lease,
 		*attempt = sqlite3_column_int(st, 6);
 	if (run_index)
 		*run_index = sqlite3_column_int(st, 7);
-	rc = JOB_OK;
+	rc = 0;
 out:
 	sqlite3_finalize(st);
 	return rc;
@@ -411,18 +419,20 @@ out:
 
 int jobs_heartbeat(sqlite3 *db, const struct jobs_ctx *c, int64_t job,
 		   int64_t host, const char *lease, const char *phase,
-		   const char *message, time_t now, time_t *expires)
+		   const char *message, time_t now, time_t *expires,
+		   struct lab_err *e)
 {
 	sqlite3_stmt *st;
 	int64_t exp;
 	int rc, attempt;
 
 	if (db_begin(db))
-		return JOB_ERROR;
-	rc = jobs_lease_check(db, job, host, lease, now, &exp, NULL, &attempt, NULL);
-	if (rc != JOB_OK)
+		return lab_fail_db(e, db);
+	rc = jobs_lease_check(db, job, host, lease, now, &exp, NULL, &attempt,
+			      NULL, e);
+	if (rc)
 		goto out;
-	rc = JOB_ERROR;
+	rc = -1;
 	/* A toggle boot's jobs share the lease group: one heartbeat keeps
 	 * every job of the boot that is not uploaded yet. */
 	st = db_prepare(db, "UPDATE jobs SET state = 'running', lease_expires = ?,"
@@ -438,22 +448,24 @@ int jobs_heartbeat(sqlite3 *db, const struct jobs_ctx *c, int64_t job,
 		sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, job);
 	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = JOB_OK;
+		rc = 0;
+	else
+		lab_fail_db(e, db);
 	sqlite3_finalize(st);
-	if (rc == JOB_OK)
+	if (!rc)
 		db_int(db, 0, "UPDATE hosts SET last_seen = ? WHERE id = (SELECT"
 		       " lease_host_id FROM jobs WHERE id = ?) RETURNING id", 2,
 		       (int64_t)now, (int64_t)job);
 out:
-	if (rc != JOB_OK) {
+	if (rc) {
 		db_rollback(db);
-		return rc;
+		return -1;
 	}
 	if (db_commit(db))
-		return JOB_ERROR;
+		return lab_fail_db(e, db);
 	*expires = now + c->lease_seconds;
 	jobs_publish(c, job, exp, "running", attempt, phase, message);
-	return JOB_OK;
+	return 0;
 }
 
 static int fail_variant(sqlite3 *db, const struct jobrow *j, const char *reason,
@@ -521,23 +533,25 @@ static bool retryable(const char *reason)
 }
 
 int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,
-	      const char *lease, const char *reason, const char *log, time_t now)
+	      const char *lease, const char *reason, const char *log, time_t now,
+	      struct lab_err *e)
 {
 	bool retry = retryable(reason);
-	const char *state;
+	const char *state = NULL;
 	struct jobrow j;
 	int rc, settled = 0;
 
 	/* setting: a toggle variant's runtime setting the kernel refused. */
 	if (!retry && strcmp(reason, "patch_apply") && strcmp(reason, "build") &&
 	    strcmp(reason, "setting"))
-		return JOB_ERROR;
+		return lab_fail(e, LAB_INVALID, "unknown failure reason '%.32s'",
+				reason);
 	if (db_begin(db))
-		return JOB_ERROR;
-	rc = jobs_lease_check(db, job, host, lease, now, NULL, NULL, NULL, NULL);
-	if (rc != JOB_OK)
+		return lab_fail_db(e, db);
+	rc = jobs_lease_check(db, job, host, lease, now, NULL, NULL, NULL, NULL, e);
+	if (rc)
 		goto out;
-	rc = JOB_ERROR;
+	rc = lab_fail(e, LAB_INTERNAL, "cannot record the failure");
 	if (load_job(db, job, &j))
 		goto out;
 	state = release(db, c, &j, "failed", reason, log, retry, now);
@@ -552,17 +566,19 @@ int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,
 	settled = jobs_settle_experiment(db, j.exp, now);
 	if (settled < 0)
 		goto out;
-	rc = JOB_OK;
+	rc = 0;
 out:
-	if (rc != JOB_OK) {
+	if (rc) {
+		if (e && e->st == LAB_INTERNAL)
+			lab_fail_db(e, db);
 		db_rollback(db);
-		return rc;
+		return -1;
 	}
 	if (db_commit(db))
-		return JOB_ERROR;
+		return lab_fail_db(e, db);
 	jobs_publish(c, job, j.exp, state, j.attempt, NULL, reason);
 	jobs_after_settle(c, j.exp, settled);
-	return JOB_OK;
+	return 0;
 }
 
 int jobs_expire(sqlite3 *db, const struct jobs_ctx *c, time_t now)
@@ -598,17 +614,18 @@ fail:
 }
 
 int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c, int64_t exp,
-			   time_t now)
+			   time_t now, struct lab_err *e)
 {
 	int64_t st;
 
 	if (db_begin(db))
-		return JOB_ERROR;
+		return lab_fail_db(e, db);
 	st = db_int(db, -1, "SELECT state IN ('queued', 'running') FROM experiments"
 		    " WHERE id = ?", 1, (int64_t)exp);
 	if (st != 1) {
 		db_rollback(db);
-		return st < 0 ? JOB_NOT_FOUND : JOB_STALE;
+		return st < 0 ? lab_fail(e, LAB_NOT_FOUND, "no such experiment") :
+		       lab_fail(e, LAB_CONFLICT, "the experiment already finished");
 	}
 	if (db_int(db, -1, "UPDATE hosts SET current_job_id = NULL WHERE current_job_id"
 		   " IN (SELECT id FROM jobs WHERE experiment_id = ?) RETURNING 0",
@@ -620,11 +637,12 @@ int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c, int64_t exp,
 	    db_int(db, -1, "UPDATE experiments SET state = 'cancelled', finished_at = ?,"
 		   " analysis_pending = 0 WHERE id = ? RETURNING 0", 2, (int64_t)now,
 		   (int64_t)exp) != 0) {
+		lab_fail_db(e, db);
 		db_rollback(db);
-		return JOB_ERROR;
+		return -1;
 	}
 	if (db_commit(db))
-		return JOB_ERROR;
+		return lab_fail_db(e, db);
 	publish_experiment(c, exp, "cancelled");
-	return JOB_OK;
+	return 0;
 }

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 #include "daemon/lab/analysis_worker.h"
 #include "daemon/lab/events.h"
@@ -34,13 +36,6 @@ struct claim {
 	int attempt;
 };
 
-/* Results of the lease calls (negative: HTTP status to answer). */
-enum {
-	JOB_OK = 0,
-	JOB_ERROR = -500,
-	JOB_NOT_FOUND = -404,
-	JOB_STALE = -409,
-};
 
 /*
  * Claim the next job for @host_id: continue the experiment pinned to the
@@ -48,44 +43,52 @@ enum {
  * A job the host still holds is requeued first (the runner restarted).
  * Returns 1 and fills @out, 0 when nothing is claimable, -1 on error.
  */
-int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host_id,
+int jobs_claim(store_conn *db, const struct jobs_ctx *c, int64_t host_id,
 	       time_t now, struct claim *out);
 
 /* The job spec answered to the runner (contracts.md "Claimed job"). */
-json_t *jobs_spec_json(sqlite3 *db, const struct claim *cl, int lease_seconds);
+json_t *jobs_spec_json(store_conn *db, const struct claim *cl, int lease_seconds);
 
 /*
  * Check that @lease is the current lease of @job_id (held by @host_id
- * unless 0) and not expired. Inside the caller's transaction. JOB_OK and
- * the job's experiment/variant/attempt/run_index, or JOB_NOT_FOUND/STALE.
+ * unless 0) and not expired. Inside the caller's transaction. 0 and the
+ * job's experiment/variant/attempt/run_index, or -1: LAB_NOT_FOUND (no
+ * such job), LAB_CONFLICT (jobs_stale_lease()).
  */
-int jobs_lease_check(sqlite3 *db, int64_t job_id, int64_t host_id,
+int jobs_lease_check(store_conn *db, int64_t job_id, int64_t host_id,
 		     const char *lease, time_t now, int64_t *experiment_id,
-		     int64_t *variant_id, int *attempt, int *run_index);
+		     int64_t *variant_id, int *attempt, int *run_index,
+		     struct lab_err *e);
+/* The refusal of a lease that is not current (LAB_CONFLICT); -1. */
+int jobs_stale_lease(struct lab_err *e);
 
-int jobs_heartbeat(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
+/* Renew the lease and note the phase. 0 with *@expires, or -1 as
+ * jobs_lease_check. */
+int jobs_heartbeat(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 		   int64_t host_id, const char *lease, const char *phase,
-		   const char *message, time_t now, time_t *expires);
+		   const char *message, time_t now, time_t *expires,
+		   struct lab_err *e);
 
-/* @reason: patch_apply|build (variant fails) or boot|bench|internal (retry). */
-int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job_id,
+/* @reason: patch_apply|build (variant fails) or boot|bench|internal (retry).
+ * 0, or -1 as jobs_lease_check (LAB_INVALID: another reason). */
+int jobs_fail(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 	      int64_t host_id, const char *lease, const char *reason,
-	      const char *log, time_t now);
+	      const char *log, time_t now, struct lab_err *e);
 
 /* Requeue or fail every job whose lease expired before @now. Returns count. */
-int jobs_expire(sqlite3 *db, const struct jobs_ctx *c, time_t now);
+int jobs_expire(store_conn *db, const struct jobs_ctx *c, time_t now);
 
-/* Cancel an experiment and its unfinished jobs. JOB_OK, NOT_FOUND or STALE
- * (already finished). */
-int jobs_cancel_experiment(sqlite3 *db, const struct jobs_ctx *c,
-			   int64_t experiment_id, time_t now);
+/* Cancel an experiment and its unfinished jobs. 0, or -1: LAB_NOT_FOUND,
+ * LAB_CONFLICT (already finished). */
+int jobs_cancel_experiment(store_conn *db, const struct jobs_ctx *c,
+			   int64_t experiment_id, time_t now, struct lab_err *e);
 
 /*
  * Inside a transaction: if no job of the experiment is left to run, mark it
  * for analysis (some run succeeded; it stays 'running' until analysed) or
  * set it failed. Returns 1 marked, 2 failed, 0 not yet, -1 on error.
  */
-int jobs_settle_experiment(sqlite3 *db, int64_t experiment_id, time_t now);
+int jobs_settle_experiment(store_conn *db, int64_t experiment_id, time_t now);
 /* After commit: kick the analysis worker or publish the failure. */
 void jobs_after_settle(const struct jobs_ctx *c, int64_t experiment_id,
 		       int settled);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/json.h"
 #include "daemon/lab/jobs.h"
 

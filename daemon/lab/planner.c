@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/planner.h"
 #include "daemon/analysis/stats.h"
 
@@ -108,16 +109,15 @@ static int64_t insert_variant(sqlite3 *db, int64_t exp, int idx,
 }
 
 int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
-		       char *err, size_t errlen)
+		       struct lab_err *e)
 {
 	int64_t exp = -1, *vids = NULL;
 	sqlite3_stmt *st;
 	int i;
 
-	if (spec->nvariants < 1 || spec->runs < 1) {
-		snprintf(err, errlen, "an experiment needs variants and runs");
-		return -1;
-	}
+	if (spec->nvariants < 1 || spec->runs < 1)
+		return lab_fail(e, LAB_INVALID, "an experiment needs variants"
+				" and runs");
 	st = db_prepare(db, "INSERT INTO experiments (title, kind, submitter_key_id,"
 			" label, backend, base_id, config, bench, runs, max_runs,"
 			" baseline_id, created_at, runs_per_boot, base_commit)"
@@ -162,7 +162,8 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
 	free(vids);
 	return exp;
 fail:
-	snprintf(err, errlen, "cannot store experiment: %s", sqlite3_errmsg(db));
+	lab_fail_db(e, db);
+	lab_prefix(e, "cannot store experiment");
 	free(vids);
 	return -1;
 }

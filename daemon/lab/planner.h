@@ -6,8 +6,8 @@
  * and the job queue. It works on SQLite connections it is handed (the
  * store, daemon/store/) and computes with the analysis library
  * (daemon/analysis/); it never includes an HTTP header: refusals come
- * back as an error text and, where the kind matters, a status number the
- * handler passes on.
+ * back as a struct lab_err (status.h), which only the HTTP layer maps to
+ * an HTTP status.
  *
  * Experiment planning: variants x runs become jobs, ordered so that one
  * host runs them interleaved (A B B A A B B A ... for two variants; for
@@ -20,7 +20,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
+#include "daemon/lab/status.h"
 
 /*
  * Fill @variant[i] / @run[i] for i in [0, nvariants * rounds): the hand-out
@@ -62,10 +64,11 @@ struct experiment_spec {
 
 /*
  * Insert the experiment, its variants and jobs. Runs inside the caller's
- * transaction. Returns the experiment id or -1 (message in @err).
+ * transaction. Returns the experiment id, or -1 (LAB_INVALID without
+ * variants or runs, else a database error).
  */
-int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
-		       char *err, size_t errlen);
+int64_t planner_create(store_conn *db, const struct experiment_spec *spec,
+		       struct lab_err *e);
 
 /*
  * Append @extra_runs more rounds of jobs (continuing the interleave) to
@@ -73,7 +76,7 @@ int64_t planner_create(sqlite3 *db, const struct experiment_spec *spec,
  * goes back to 'running'. Own transaction. Returns jobs added or -1.
  * Refuses to go beyond the experiment's max_runs (returns 0).
  */
-int planner_extend(sqlite3 *db, int64_t experiment_id, int extra_runs);
+int planner_extend(store_conn *db, int64_t experiment_id, int extra_runs);
 
 /* At most this many looks: analyses whose verdict may be final. */
 #define PLANNER_MAX_LOOKS 3

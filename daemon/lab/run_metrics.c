@@ -8,6 +8,7 @@
 
 #include "daemon/lab/run_metrics.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 json_t *run_metrics_get(json_t *bench, const struct metric_def *m)
 {

@@ -9,7 +9,8 @@
 
 #include <stdint.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "common/metric_defs.h"
 
@@ -17,12 +18,12 @@
 json_t *run_metrics_get(json_t *bench, const struct metric_def *m);
 
 /* Store every metric @bench reports for run @run. 0 or -1. */
-int run_metrics_store(sqlite3 *db, int64_t run, json_t *bench);
+int run_metrics_store(store_conn *db, int64_t run, json_t *bench);
 
 /*
  * Set every metric's path in each run object of @runs (ids ascending, all
  * of experiment @exp) to its stored value, or null when the run has none.
  */
-void run_metrics_attach(sqlite3 *db, json_t *runs, int64_t exp);
+void run_metrics_attach(store_conn *db, json_t *runs, int64_t exp);
 
 #endif

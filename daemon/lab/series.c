@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Series, change points and tracked baselines: the lab's side of
- * series.h. The HTTP handlers in daemon/http/api_series.c call these.
+ * series.h (how they are shown: series_json.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,10 +11,14 @@
 
 #include "common/metric_defs.h"
 #include "daemon/analysis/changepoint.h"
+#include "daemon/analysis/series_import.h"
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/planner.h"
 #include "daemon/lab/series.h"
+#include "daemon/lab/trust.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
+#include "daemon/store/writer.h"
 
 int64_t series_get_or_create(sqlite3 *db, const char *name, const char *metric,
 			     int64_t host_id, int64_t baseline_id)
@@ -324,8 +328,8 @@ out:
 
 /* ---- baselines ------------------------------------------------------------------ */
 
-static int64_t queue_baseline(sqlite3 *db, sqlite3_stmt *row, char *err,
-			      size_t errlen)
+static int64_t queue_baseline(sqlite3 *db, sqlite3_stmt *row,
+			      struct lab_err *err)
 {
 	struct variant_spec v = { .name = "base", .is_control = true,
 				  .cmdline = "", .setup = "" };
@@ -344,14 +348,14 @@ static int64_t queue_baseline(sqlite3 *db, sqlite3_stmt *row, char *err,
 		.nvariants = 1,
 	};
 
-	return planner_create(db, &e, err, errlen);
+	return planner_create(db, &e, err);
 }
 
 int series_baselines_tick(sqlite3 *db, time_t now)
 {
 	sqlite3_stmt *st;
+	struct lab_err err;
 	int queued = 0;
-	char err[256];
 
 	if (db_begin(db))
 		return -1;
@@ -365,9 +369,9 @@ int series_baselines_tick(sqlite3 *db, time_t now)
 		goto fail;
 	sqlite3_bind_int64(st, 1, (int64_t)now);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (queue_baseline(db, st, err, sizeof(err)) < 0) {
+		if (queue_baseline(db, st, &err) < 0) {
 			fprintf(stderr, "perflabd: baseline %s: %s\n",
-				sqlite3_column_text(st, 1), err);
+				sqlite3_column_text(st, 1), err.msg);
 			goto fail;
 		}
 		if (db_int(db, -1, "UPDATE baselines SET next_run_at = ? + ?"
@@ -383,4 +387,93 @@ fail:
 	sqlite3_finalize(st);
 	db_rollback(db);
 	return -1;
+}
+
+int64_t series_import(sqlite3 *db, const char *name, const char *metric,
+		      const struct series_point_in *pts, size_t n, int *fresh,
+		      struct lab_err *e)
+{
+	sqlite3 *w = db_write_lock(db);
+	int64_t sid = -1;
+
+	*fresh = 0;
+	if (db_begin(w)) {
+		lab_fail_db(e, w);
+		goto out;
+	}
+	sid = series_get_or_create(w, name, metric, 0, 0);
+	for (size_t i = 0; sid >= 0 && i < n; i++)
+		if (series_add_point(w, sid, pts[i].t, pts[i].v, pts[i].label, 0, 0))
+			sid = -1;
+	if (sid < 0 || db_commit(w)) {
+		lab_fail_db(e, w);
+		sid = -1;
+		goto out;
+	}
+	*fresh = series_detect(w, sid, time(NULL));
+	if (*fresh < 0)
+		*fresh = 0;
+out:
+	db_write_unlock(db, w);
+	return sid;
+}
+
+int64_t series_baseline_create(sqlite3 *db, const struct baseline_spec *b,
+			       struct lab_err *e)
+{
+	const char *base = b->base ? b->base : "linux-6.1";
+	sqlite3 *w = db_write_lock(db);
+	sqlite3_stmt *st = NULL;
+	int64_t base_id, id = -1;
+
+	if (b->backend && trust_backend_check(w, b->backend, e))
+		goto out;
+	/* Git bases have no tree to re-run: their history is a track's. */
+	st = db_prepare(w, "SELECT CASE kind WHEN 'git' THEN 0 ELSE id END"
+			" FROM bases WHERE name = ?");
+	if (!st) {
+		lab_fail_db(e, w);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, base, -1, SQLITE_STATIC);
+	base_id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (base_id < 0) {
+		lab_fail(e, LAB_REJECTED, "no such base \"%s\"", base);
+		goto out;
+	}
+	if (base_id == 0) {
+		lab_fail(e, LAB_REJECTED, "base \"%s\" is a git base: track it"
+			 " (POST /api/v1/tracks)", base);
+		goto out;
+	}
+	st = db_prepare(w, "INSERT INTO baselines (name, base_id, label, backend,"
+			" bench, runs, schedule_seconds, next_run_at, created_at)"
+			" VALUES (?,?,?,?,?,?,?,?,?)");
+	if (!st) {
+		lab_fail_db(e, w);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, b->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, base_id);
+	if (b->label)
+		sqlite3_bind_text(st, 3, b->label, -1, SQLITE_STATIC);
+	if (b->backend)
+		sqlite3_bind_text(st, 4, b->backend, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, b->bench_json, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, b->runs);
+	sqlite3_bind_int64(st, 7, b->schedule_seconds);
+	sqlite3_bind_int64(st, 8, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, 9, (int64_t)time(NULL));
+	if (sqlite3_step(st) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(w);
+	else if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE)
+		lab_fail(e, LAB_CONFLICT, "baseline \"%s\" exists", b->name);
+	else
+		lab_fail_db(e, w);
+out:
+	sqlite3_finalize(st);
+	db_write_unlock(db, w);
+	return id;
 }

@@ -14,30 +14,32 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/planner.h"
 #include "daemon/lab/trust.h"
 #include "rtsetting.h"
 
-/* An allowlist pattern: a valid path, optionally ending in '*'. */
-int toggle_pattern_check(const char *pattern, char *err, size_t errlen);
+/* An allowlist pattern: a valid path, optionally ending in '*'. 0, or
+ * -1 LAB_REJECTED. */
+int toggle_pattern_check(const char *pattern, struct lab_err *e);
 
 /*
  * Check variant @name's "settings" object @settings (may be NULL: none)
  * for @who: path and value rules, at most RTSETTING_MAX, and for
- * non-admin keys every path in setting_allowlist. Returns 0, or the HTTP
- * status (400, 403) with the reason in @err; -1 on a database error.
+ * non-admin keys every path in setting_allowlist. 0, or -1: LAB_INVALID
+ * (a path or value breaks the rules), LAB_FORBIDDEN (off the allowlist).
  */
-int toggle_settings_check(sqlite3 *db, const struct trust_who *who,
-			  const json_t *settings, char *err, size_t errlen);
+int toggle_settings_check(store_conn *db, const struct trust_who *who,
+			  const json_t *settings, struct lab_err *e);
 
 /*
  * The variants of a toggle experiment share one image: same patches,
  * cmdline and setup; they differ only by settings (equal settings make an
- * A/A, which is allowed). 0, or 400 with the reason in @err.
+ * A/A, which is allowed). 0, or -1 LAB_INVALID naming the variant.
  */
-int toggle_variants_check(const struct variant_spec *v, int n, char *err,
-			  size_t errlen);
+int toggle_variants_check(const struct variant_spec *v, int n,
+			  struct lab_err *e);
 
 #endif

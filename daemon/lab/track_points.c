@@ -19,6 +19,7 @@
 #include "daemon/lab/series.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 
 static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
 {
@@ -194,18 +195,20 @@ static void skip_cp(int64_t cp)
 		cp_skip[ncp_skip++] = cp;
 }
 
-/* Start the bisection of change point @cp (the row @st): 1 started. */
+/* Start the bisection of change point @cp (the row @st): 1 started, 0
+ * not (skip it from now on), -1 not yet (its mirror is being fetched). */
 static int bisect_change_point(sqlite3 *db, sqlite3_stmt *st, int64_t cp,
 			       int64_t sid)
 {
-	char good[41], bad[41], err[512], label[96], host[65], be[65];
+	char good[41], bad[41], label[96], host[65], be[65];
+	struct lab_err e;
 	struct base_ref b;
 	char *bench;
 	int64_t id;
 	int rc;
 
 	if (cp_commits(db, sid, sqlite3_column_int64(st, 1), good, bad) != 1 ||
-	    bases_by_id(db, sqlite3_column_int64(st, 2), &b) ||
+	    bases_by_id(db, sqlite3_column_int64(st, 2), &b, NULL) ||
 	    adjacent(&b, good, bad))
 		return 0;
 	snprintf(label, sizeof(label), "track %s", sqlite3_column_text(st, 3));
@@ -222,15 +225,15 @@ static int bisect_change_point(sqlite3 *db, sqlite3_stmt *st, int64_t cp,
 		.track_id = sqlite3_column_int64(st, 8),
 		.change_point_id = cp,
 	};
-	err[0] = '\0';
-	rc = bench ? bisect_run_start(db, &s, &id, err, sizeof(err)) : 500;
+	rc = bench ? bisect_run_start(db, &s, &id, &e) :
+		     lab_fail(&e, LAB_INTERNAL, "out of memory");
 	free(bench);
-	if (rc == 503)
-		return -1;	/* the mirror is being fetched: next tick */
-	if (rc != 201)
+	if (rc && e.st == LAB_PENDING)
+		return -1;	/* the next tick */
+	if (rc)
 		fprintf(stderr, "perflabd: bisection of change point %lld: %s\n",
-			(long long)cp, err);
-	return rc == 201;
+			(long long)cp, e.msg);
+	return !rc;
 }
 
 int tracks_bisect_change_points(sqlite3 *db)

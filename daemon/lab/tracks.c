@@ -15,6 +15,7 @@
 #include "daemon/lab/planner.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 /* At most this many commits are queued by one poll (the newest ones). */
@@ -39,7 +40,9 @@ static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
 	snprintf(dst, len, "%s", t ? (const char *)t : "");
 }
 
-static int track_load(sqlite3 *db, int64_t id, struct track *t)
+/* Track @id into @t (free t->bench): 0, or -1 LAB_NOT_FOUND. */
+static int track_load(sqlite3 *db, int64_t id, struct track *t,
+		      struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT label, ref, coalesce(host_label, ''),"
 				      " coalesce(backend, ''), coalesce(last_commit, ''),"
@@ -47,12 +50,13 @@ static int track_load(sqlite3 *db, int64_t id, struct track *t)
 				      " coalesce(next_run_at, 0), base_id FROM tracks"
 				      " WHERE id = ?");
 	int64_t base = 0;
-	int rc = 404;
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	t->id = id;
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
+	rc = lab_fail(e, LAB_NOT_FOUND, "no such track");
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		col(t->label, sizeof(t->label), st, 0);
@@ -66,11 +70,11 @@ static int track_load(sqlite3 *db, int64_t id, struct track *t)
 		t->every_seconds = sqlite3_column_int(st, 8);
 		t->next_run_at = sqlite3_column_int64(st, 9);
 		base = sqlite3_column_int64(st, 10);
-		rc = t->bench ? 0 : 500;
+		rc = t->bench ? 0 : lab_fail(e, LAB_INTERNAL, "out of memory");
 	}
 	sqlite3_finalize(st);
 	if (!rc)
-		rc = bases_by_id(db, base, &t->base);
+		rc = bases_by_id(db, base, &t->base, e);
 	return rc;
 }
 
@@ -108,7 +112,7 @@ static int queue_commit(sqlite3 *db, const struct track *t, const char *sha,
 		.variants = &v, .nvariants = 1,
 	};
 	const struct gitmirror_commit c = *ci;
-	char title[256], err[256];
+	char title[256];
 	sqlite3_stmt *st;
 	int64_t exp;
 	int ok;
@@ -127,7 +131,7 @@ static int queue_commit(sqlite3 *db, const struct track *t, const char *sha,
 	snprintf(title, sizeof(title), "track %s: %.12s %.120s", t->label, sha,
 		 c.subject);
 	e.title = title;
-	exp = planner_create(db, &e, err, sizeof(err));
+	exp = planner_create(db, &e, NULL);
 	if (exp < 0)
 		return -1;
 	st = db_prepare(db, "INSERT INTO track_points (track_id, commit_sha, subject,"
@@ -189,19 +193,18 @@ static int note_poll_now(sqlite3 *db, const struct track *t, const char *head,
 static int new_commits(const struct track *t, const char *head,
 		       char (**c)[41], size_t *n)
 {
-	char err[256];
-	int rc;
+	struct lab_err e;
 
 	*c = NULL;
 	*n = 0;
 	if (!strcmp(t->last, head))
 		return 0;
 	if (t->last[0]) {
-		rc = gitmirror_first_parent(t->base.mirror, t->last, head, c, n,
-					    err, sizeof(err));
-		if (rc == 0)
+		if (!gitmirror_first_parent(t->base.mirror, t->last, head, c, n,
+					    &e))
 			return 0;
-		if (rc != -1)
+		/* Not a descendant of the last commit: a force push. */
+		if (e.st != LAB_REJECTED)
 			return -1;
 	}
 	*c = malloc(sizeof(**c));
@@ -219,11 +222,11 @@ static int queue_new(sqlite3 *db, struct track *t, const char *head,
 	struct gitmirror_commit *info = NULL;
 	size_t n = 0, k = 0, i;
 	sqlite3 *w;
-	int ret = 500;
+	int ret = -1;
 
 	*queued = 0;
 	if (t->every_seconds > 0 && now < t->next_run_at)
-		return note_poll_now(db, t, head, NULL, NULL, now) ? 500 : 0;
+		return note_poll_now(db, t, head, NULL, NULL, now);
 	if (new_commits(t, head, &c, &n))
 		goto out;
 	pick = calloc(n ? n : 1, sizeof(*pick));
@@ -261,22 +264,23 @@ out:
 	return ret;
 }
 
-/* After the fetch: the ref's head and the new commits. 0, 502, 500. */
+/* After the fetch: the ref's head and the new commits. 0, or -1:
+ * LAB_UPSTREAM (also the track's poll_error), LAB_INTERNAL. */
 static int poll_mirror(sqlite3 *db, struct track *t, time_t now, int *queued,
-		       char *err, size_t len)
+		       struct lab_err *e)
 {
 	char head[41];
-	int rc;
 
-	if (gitmirror_resolve(t->base.mirror, t->ref, head, err, len)) {
-		note_poll_now(db, t, NULL, NULL, err, now);
-		return 502;
+	*queued = 0;
+	if (gitmirror_resolve(t->base.mirror, t->ref, head, e)) {
+		e->st = LAB_UPSTREAM;
+		note_poll_now(db, t, NULL, NULL, e->msg, now);
+		return -1;
 	}
-	rc = queue_new(db, t, head, now, queued);
-	if (rc)
-		snprintf(err, len, "cannot queue the track's commits: %s",
-			 sqlite3_errmsg(db));
-	return rc;
+	if (queue_new(db, t, head, now, queued))
+		return lab_fail(e, LAB_INTERNAL, "cannot queue the track's"
+				" commits: %s", db_errmsg(db));
+	return 0;
 }
 
 /* ---- polls in the background (the "tracks" worker) -------------------- */
@@ -337,17 +341,17 @@ static void poll_run(struct work *w)
 {
 	struct poll_work *pw = (struct poll_work *)w;
 	sqlite3 *db = db_pool_get(P.pool);
+	struct lab_err e;
 	struct track t;
-	char err[512];
 	int q;
 
 	if (!db)
 		return;
-	if (!track_load(db, pw->id, &t)) {
+	if (!track_load(db, pw->id, &t, &e)) {
 		if (pw->rc != FETCH_OK)
 			note_poll_now(db, &t, NULL, NULL, pw->err, time(NULL));
-		else if (!poll_mirror(db, &t, time(NULL), &q, err, sizeof(err)) &&
-			 q && notify_queued)
+		else if (!poll_mirror(db, &t, time(NULL), &q, &e) && q &&
+			 notify_queued)
 			notify_queued();
 	}
 	free(t.bench);
@@ -409,52 +413,64 @@ void tracks_use_worker(struct worker *w, struct db_pool *pool)
 
 /* ---- polls asked for ---------------------------------------------------- */
 
-int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
-		size_t len)
+/* The fetch of "poll now" (one that starts from now, shared with other
+ * polls): FETCH_OK, FETCH_PENDING, or FETCH_FAILED with @e set. */
+static int fetch_now(const struct base_ref *b, struct lab_err *e)
 {
-	struct track t;
 	char why[300];
-	int rc, retry;
+	int retry, rc = fetcher_get(b->id, b->mirror, b->url, FETCH_NEWER, -1,
+				    NULL, NULL, why, sizeof(why), &retry);
+
+	if (rc == FETCH_FAILED)
+		lab_fail(e, LAB_UPSTREAM, "git fetch failed: %s", why);
+	else if (rc == FETCH_PENDING)
+		lab_fail(e, LAB_PENDING, "%s", why);
+	return rc;
+}
+
+int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued,
+		struct lab_err *e)
+{
+	struct lab_err local;
+	struct track t;
+	int rc;
 
 	*queued = 0;
-	rc = track_load(db, id, &t);
-	if (rc) {
+	if (!e)
+		e = &local;
+	if (track_load(db, id, &t, e)) {
 		free(t.bench);
-		return rc == 404 ? (snprintf(err, len, "no such track"), 404) : 500;
+		return -1;
 	}
-	/* "Poll now": a fetch that starts from now, shared with other polls. */
-	rc = fetcher_get(t.base.id, t.base.mirror, t.base.url, FETCH_NEWER, -1,
-			 NULL, NULL, why, sizeof(why), &retry);
+	rc = fetch_now(&t.base, e);
 	if (rc == FETCH_PENDING) {
-		rc = poll_later(&t, FETCH_NEWER) ? 500 : 202;
-		snprintf(err, len, "%s", why);
+		rc = poll_later(&t, FETCH_NEWER) ? lab_fail(e, LAB_INTERNAL,
+			"out of memory") : 1;
 	} else if (rc) {
-		snprintf(err, len, "git fetch failed: %s", why);
-		note_poll_now(db, &t, NULL, NULL, err, now);
-		rc = 502;
+		note_poll_now(db, &t, NULL, NULL, e->msg, now);
+		rc = -1;
 	} else {
-		rc = poll_mirror(db, &t, now, queued, err, len);
+		rc = poll_mirror(db, &t, now, queued, e);
 	}
 	free(t.bench);
 	return rc;
 }
 
 int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
-		     time_t now, int *tracks, int *queued, char *err,
-		     size_t len)
+		     time_t now, int *tracks, int *queued, struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT t.id FROM tracks t JOIN bases b"
 				      " ON b.id = t.base_id WHERE b.name = ? AND"
 				      " (?2 IS NULL OR t.ref = ?2 OR 'refs/heads/' ||"
 				      " t.ref = ?2) AND t.enabled ORDER BY t.id");
+	struct lab_err fetched;
 	int64_t ids[64];
-	int n = 0, q, rc = 0, later = 0, fetched, retry;
+	int n = 0, q, rc = 0, later = 0, f;
 	struct track t;
-	char why[300];
 
 	*tracks = *queued = 0;
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_text(st, 1, base, -1, SQLITE_STATIC);
 	if (ref)
 		sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
@@ -462,32 +478,33 @@ int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
 		ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (!n)
-		return snprintf(err, len, "no track of base '%.64s'%s%.200s", base,
-				ref ? " and ref " : "", ref ? ref : ""), 404;
+		return lab_fail(e, LAB_NOT_FOUND, "no track of base '%.64s'%s%.200s",
+				base, ref ? " and ref " : "", ref ? ref : "");
 	/* One fetch of the base (it was pushed to), then every track. */
-	rc = track_load(db, ids[0], &t);
+	if (track_load(db, ids[0], &t, e)) {
+		free(t.bench);
+		return -1;
+	}
+	f = fetch_now(&t.base, &fetched);
 	free(t.bench);
-	if (rc)
-		return 500;
-	fetched = fetcher_get(t.base.id, t.base.mirror, t.base.url, FETCH_NEWER,
-			      -1, NULL, NULL, why, sizeof(why), &retry);
-	for (int i = 0; i < n && rc != 500; i++) {
-		if (track_load(db, ids[i], &t)) {
-			rc = 500;
-		} else if (fetched == FETCH_PENDING) {
-			rc = poll_later(&t, FETCH_NEWER) ? 500 : 0;
+	for (int i = 0; i < n && !rc; i++) {
+		if (track_load(db, ids[i], &t, e)) {
+			rc = -1;
+		} else if (f == FETCH_PENDING) {
+			rc = poll_later(&t, FETCH_NEWER) ? lab_fail(e,
+				LAB_INTERNAL, "out of memory") : 0;
 			later++;
-		} else if (fetched) {
-			snprintf(err, len, "git fetch failed: %s", why);
-			note_poll_now(db, &t, NULL, NULL, err, now);
-			rc = 502;
-		} else if (!poll_mirror(db, &t, now, &q, err, len)) {
+		} else if (f) {
+			note_poll_now(db, &t, NULL, NULL, fetched.msg, now);
+			*e = fetched;
+			rc = -1;
+		} else if (!poll_mirror(db, &t, now, &q, e)) {
 			*queued += q;
 		}
 		free(t.bench);
 		(*tracks)++;
 	}
-	return rc ? rc : later ? 202 : 0;
+	return rc ? -1 : later ? 1 : 0;
 }
 
 void tracks_poll_due(sqlite3 *db, int interval, time_t now)
@@ -509,14 +526,14 @@ void tracks_poll_due(sqlite3 *db, int interval, time_t now)
 	sqlite3_finalize(st);
 	/* Each fetch on the git worker; the mirror half comes back here. */
 	for (int i = 0; i < n; i++) {
-		if (!track_load(db, ids[i], &t))
+		if (!track_load(db, ids[i], &t, NULL))
 			poll_later(&t, FETCH_FRESH);
 		free(t.bench);
 	}
 }
 
 static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
-			const char *ref, int64_t *id)
+			const char *ref, int64_t *id, struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO tracks (label, base_id, ref,"
 				      " host_label, backend, bench, runs, every_commits,"
@@ -526,7 +543,7 @@ static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
 	int rc;
 
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_text(st, 1, s->label, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, base);
 	sqlite3_bind_text(st, 3, ref, -1, SQLITE_STATIC);
@@ -547,12 +564,16 @@ static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
 	*id = sqlite3_last_insert_rowid(db);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE ? 409 : 500;
+	if (sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE)
+		return lab_fail(e, LAB_CONFLICT, "a track labelled '%s' exists",
+				s->label);
+	return lab_fail_db(e, db);
 }
 
 int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
-		  char *err, size_t len)
+		  struct lab_err *e)
 {
+	struct lab_err poll;
 	struct base_ref b;
 	struct track t;
 	const char *ref;
@@ -560,29 +581,36 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 	sqlite3 *w;
 	int rc, q;
 
-	rc = bases_find(db, s->base, &b, err, len);
-	if (rc)
-		return rc;
+	if (bases_find(db, s->base, &b, e))
+		return -1;
 	if (!b.git)
-		return snprintf(err, len, "base '%s' is not a git base", s->base), 422;
+		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base",
+				s->base);
 	ref = s->ref ? s->ref : b.ref;
 	if (gitmirror_check_ref(ref))
-		return snprintf(err, len, "'ref' is not a usable git ref name"), 400;
-	rc = bases_commit(&b, ref, head, err, len);
-	if (rc)
-		return rc == 502 ? 422 : rc;
+		return lab_fail(e, LAB_INVALID, "'ref' is not a usable git ref"
+				" name");
+	/* The ref's head now (fetcher.h). A base whose upstream fails, or
+	 * that has no such ref, cannot be tracked: the request's. */
+	if (bases_commit(&b, ref, head, e)) {
+		if (e->st == LAB_UPSTREAM)
+			e->st = LAB_REJECTED;
+		return -1;
+	}
 	w = db_write_lock(db);
-	rc = insert_track(w, s, b.id, ref, id);
+	rc = insert_track(w, s, b.id, ref, id, e);
 	db_write_unlock(db, w);
-	if (rc == 409)
-		snprintf(err, len, "a track labelled '%s' exists", s->label);
 	if (rc)
-		return rc;
-	/* The first point from the mirror just fetched; a failure is the
+		return -1;
+	/* The first point, from the mirror just fetched; a failure is the
 	 * track's poll_error and the timer tries again. */
-	rc = track_load(db, *id, &t);
+	rc = track_load(db, *id, &t, &poll);
 	if (!rc)
-		rc = poll_mirror(db, &t, time(NULL), &q, err, len);
+		rc = poll_mirror(db, &t, time(NULL), &q, &poll);
 	free(t.bench);
-	return rc == 500 ? 500 : 201;
+	if (rc && poll.st == LAB_INTERNAL) {
+		*e = poll;
+		return -1;
+	}
+	return 0;
 }

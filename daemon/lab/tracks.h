@@ -20,10 +20,11 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include <sqlite3.h>
 
-#include "daemon/lab/worker.h"
+#include "daemon/store/conn.h"
 #include "daemon/store/db.h"
+#include "daemon/lab/status.h"
+#include "daemon/lab/worker.h"
 
 struct track_spec {
 	const char *label;	/* series "track:<label>"; unique */
@@ -41,28 +42,29 @@ struct track_spec {
 };
 
 /*
- * Create a track and poll it once (its head is the first point). 201 with
- * *@id, or 400/409/422/502/500 with a message in @err.
+ * Create a track and poll it once (its head is the first point). 0 with
+ * *@id, or -1: LAB_INVALID (bad ref name), LAB_CONFLICT (the label is
+ * taken), LAB_REJECTED (no such git base or ref, or git failed on it).
  */
-int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
-		  char *err, size_t len);
+int tracks_create(store_conn *db, const struct track_spec *s, int64_t *id,
+		  struct lab_err *e);
 
 /*
  * "Poll now": fetch (a fetch that starts from now, fetcher.h) and queue
- * the new commits of track @id. 0 with *@queued; 202 when the fetch is
- * still running after --git-wait (the poll goes on in the background,
- * reason in @err); 404, 502 (git failed; also the track's poll_error),
- * 500.
+ * the new commits of track @id. 0 with *@queued; 1 when the fetch is
+ * still running after --git-wait (the poll follows it in the background;
+ * @e says so, LAB_PENDING); -1: LAB_NOT_FOUND, LAB_UPSTREAM (git failed;
+ * also the track's poll_error). @e may be NULL.
  */
-int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued, char *err,
-		size_t len);
+int tracks_poll(store_conn *db, int64_t id, time_t now, int *queued,
+		struct lab_err *e);
 
 /* The push hook: one fetch of base @base (name), then a poll of each of
- * its tracks of @ref (NULL: any). 0 with *@tracks and *@queued, 202 (the
- * fetch goes on, the polls follow it), 404 (no such track), 502, 500. */
-int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
-		     time_t now, int *tracks, int *queued, char *err,
-		     size_t len);
+ * its tracks of @ref (NULL: any). 0 with *@tracks and *@queued, 1 (the
+ * fetch goes on, the polls follow it), or -1: LAB_NOT_FOUND (no such
+ * track), LAB_UPSTREAM. */
+int tracks_poll_base(store_conn *db, const char *base, const char *ref,
+		     time_t now, int *tracks, int *queued, struct lab_err *e);
 
 /*
  * The timer (the tracks worker's tick): every track not polled for
@@ -70,7 +72,7 @@ int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
  * git worker and, when that ended, polled on the tracks worker. A track
  * with a poll in flight is not polled twice.
  */
-void tracks_poll_due(sqlite3 *db, int interval, time_t now);
+void tracks_poll_due(store_conn *db, int interval, time_t now);
 
 /* The worker that runs the second half of background polls (reads on
  * connections of @pool); @fn is called when a poll queued experiments. */
@@ -78,9 +80,9 @@ void tracks_use_worker(struct worker *w, struct db_pool *pool);
 void tracks_on_queued(void (*fn)(void));
 
 /* GET /api/v1/tracks/{id} (docs/contracts.md), or NULL. */
-json_t *tracks_json(sqlite3 *db, int64_t id);
+json_t *tracks_json(store_conn *db, int64_t id);
 /* Every track without points, oldest first. */
-json_t *tracks_list_json(sqlite3 *db);
+json_t *tracks_list_json(store_conn *db);
 
 /*
  * Experiment @exp is analysed with its final verdicts (called at the end
@@ -89,20 +91,20 @@ json_t *tracks_list_json(sqlite3 *db);
  * git work after an analysis; a no-op for other experiments. (Failed
  * experiments have no analysis: bisect_run_sweep() takes their steps.)
  */
-void tracks_experiment_settled(sqlite3 *db, int64_t exp);
+void tracks_experiment_settled(store_conn *db, int64_t exp);
 
 /*
  * The bisect worker: start a bisection of every confirmed change point of
  * a track that has none (git on @db's thread, the rows under the write
  * lock). Returns the number started, -1 on error.
  */
-int tracks_bisect_change_points(sqlite3 *db);
+int tracks_bisect_change_points(store_conn *db);
 
 /*
  * 1 when @exp is a track point or a bisection step. Their verdicts raise
  * no alert of their own: the track's change point and the bisection's
  * report are what people are told, once, not each step's regression.
  */
-int tracks_owns_experiment(sqlite3 *db, int64_t exp);
+int tracks_owns_experiment(store_conn *db, int64_t exp);
 
 #endif

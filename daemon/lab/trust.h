@@ -15,9 +15,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+#include "daemon/store/conn.h"
 
 #include "daemon/lab/planner.h"
+#include "daemon/lab/status.h"
 
 /* Jobs (variants x runs) one request may queue. */
 #define TRUST_MAX_REQUEST_RUNS 256
@@ -35,42 +37,61 @@ struct trust_who {
 /*
  * 0 when a registered host runs @backend: runners register the backends
  * they have (local, qemu, ...), the daemon keeps no list of its own.
- * Else -1 with @err naming the backends registered hosts run.
+ * Else -1, LAB_REJECTED naming the backends registered hosts run.
  */
-int trust_backend_check(sqlite3 *db, const char *backend, char *err,
-			size_t errlen);
+int trust_backend_check(store_conn *db, const char *backend,
+			struct lab_err *e);
 
 /*
  * A cmdline pattern an admin may store: 1-128 printable characters
  * without spaces or quotes; '*' only at the end; not "*" alone.
- * 0 ok, -1 with the reason in @err.
+ * 0 ok, -1 LAB_REJECTED with the reason.
  */
-int trust_pattern_check(const char *pattern, char *err, size_t errlen);
+int trust_pattern_check(const char *pattern, struct lab_err *e);
 /* 1 if the one parameter @param (@len bytes) matches @pattern. */
 bool trust_pattern_match(const char *pattern, const char *param, size_t len);
 /*
  * Every whitespace-separated parameter of @cmdline matches one of
- * @patterns[0..n): 0, or -1 with the first parameter that does not in
- * @err. Characters are checked separately (common/kcmdline.h).
+ * @patterns[0..n): 0, or -1 LAB_FORBIDDEN naming the first parameter
+ * that does not. Characters are checked separately (common/kcmdline.h).
  */
 int trust_cmdline_allowed(const char *const *patterns, size_t n,
-			  const char *cmdline, char *err, size_t errlen);
+			  const char *cmdline, struct lab_err *e);
 
 /*
  * Check variant @v of a request from @who and resolve its setup script:
  * @script_name (may be NULL) is looked up in setup_scripts and its text
  * put into v->setup (the text lives in @buf, which the caller frees).
- * Returns 0, or the HTTP status (403, 422) with the reason in @err.
+ * 0, or -1: LAB_FORBIDDEN (a parameter off the allowlist, raw setup from
+ * a submit key), LAB_REJECTED (bad characters, an unknown script, both
+ * setup and setup_script).
  */
-int trust_variant(sqlite3 *db, const struct trust_who *who,
+int trust_variant(store_conn *db, const struct trust_who *who,
 		  struct variant_spec *v, const char *script_name, char **buf,
-		  char *err, size_t errlen);
+		  struct lab_err *e);
 /*
- * A request from @who queues @runs more jobs: 0, or 422 (more than
- * TRUST_MAX_REQUEST_RUNS in one request) or 429 (past the key's quota)
- * with the numbers in @err; -1 on a database error.
+ * A request from @who queues @runs more jobs: 0, or -1: LAB_REJECTED
+ * (more than TRUST_MAX_REQUEST_RUNS in one request), LAB_QUOTA (past the
+ * key's quota), with the numbers.
  */
-int trust_quota(sqlite3 *db, const struct trust_who *who, int runs,
-		char *err, size_t errlen);
+int trust_quota(store_conn *db, const struct trust_who *who, int runs,
+		struct lab_err *e);
+/*
+ * The checks every request that queues work shares: @backend (may be
+ * NULL) is one a registered host runs, and @runs more jobs fit the
+ * request cap and the key's quota. Run it on the writer, in the
+ * transaction that queues the jobs, so that concurrent requests cannot
+ * all pass it.
+ */
+int trust_request(store_conn *db, const struct trust_who *who,
+		  const char *backend, int runs, struct lab_err *e);
+/*
+ * trust_request() before any git work, under the writer lock (taken and
+ * let go here): a key that may not queue the work never makes the daemon
+ * fetch. Not the last word: the transaction that queues the jobs checks
+ * again, counting what others queued meanwhile.
+ */
+int trust_precheck(store_conn *db, const struct trust_who *who,
+		   const char *backend, int runs, struct lab_err *e);
 
 #endif

@@ -43,14 +43,14 @@ int lab_valid_name(const char *s)
 	return 1;
 }
 
-json_t *bench_params_json(json_t *in, char *err, size_t errlen)
+json_t *bench_params_json(json_t *in, struct lab_err *e)
 {
 	json_t *o = json_object(), *v;
 	const char *k;
 	size_t i;
 
 	if (!o)
-		return NULL;
+		return lab_fail(e, LAB_INTERNAL, "out of memory"), NULL;
 	for (i = 0; i < bench_params_count; i++) {
 		const struct bench_param *f = &bench_params[i];
 
@@ -58,7 +58,7 @@ json_t *bench_params_json(json_t *in, char *err, size_t errlen)
 				    f->type == 'b' ? json_boolean(f->def) : json_string(""));
 	}
 	if (in && !json_is_object(in)) {
-		snprintf(err, errlen, "field 'bench' must be an object");
+		lab_fail(e, LAB_INVALID, "field 'bench' must be an object");
 		goto fail;
 	}
 	json_object_foreach(in, k, v) {
@@ -66,7 +66,7 @@ json_t *bench_params_json(json_t *in, char *err, size_t errlen)
 			if (!strcmp(bench_params[i].name, k))
 				break;
 		if (i == bench_params_count) {
-			snprintf(err, errlen, "unknown bench parameter '%.64s'", k);
+			lab_fail(e, LAB_INVALID, "unknown bench parameter '%.64s'", k);
 			goto fail;
 		}
 		const struct bench_param *f = &bench_params[i];
@@ -79,18 +79,20 @@ json_t *bench_params_json(json_t *in, char *err, size_t errlen)
 					json_string_length(v) > (size_t)f->max ||
 					strlen(json_string_value(v)) != json_string_length(v)))) {
 			if (f->type == 'i')
-				snprintf(err, errlen, "bench.%s must be an integer in [%lld, %lld]",
-					 k, f->min, f->max);
+				lab_fail(e, LAB_INVALID, "bench.%s must be an integer"
+					 " in [%lld, %lld]", k, f->min, f->max);
 			else
-				snprintf(err, errlen, "bench.%s must be a %s", k,
-					 f->type == 'b' ? "boolean" : "string of at most 256 bytes");
+				lab_fail(e, LAB_INVALID, "bench.%s must be a %s", k,
+					 f->type == 'b' ? "boolean" :
+					 "string of at most 256 bytes");
 			goto fail;
 		}
 		json_object_set(o, k, v);
 	}
 	if (json_integer_value(json_object_get(o, "warmup")) >=
 	    json_integer_value(json_object_get(o, "runtime"))) {
-		snprintf(err, errlen, "bench.warmup must be shorter than bench.runtime");
+		lab_fail(e, LAB_INVALID, "bench.warmup must be shorter than"
+			 " bench.runtime");
 		goto fail;
 	}
 	return o;

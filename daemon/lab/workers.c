@@ -11,6 +11,7 @@
 #include "daemon/lab/series.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/lab/workers.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 #define TICK_MS 1000

@@ -22,14 +22,13 @@
 #ifndef PERFLAB_WORKERS_H
 #define PERFLAB_WORKERS_H
 
-#include <sqlite3.h>
-
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/analysis_worker.h"
 #include "daemon/lab/fetcher.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/lab/queue.h"
 #include "daemon/lab/worker.h"
+#include "daemon/store/conn.h"
 #include "daemon/store/db.h"
 
 struct workers_config {
@@ -62,6 +61,6 @@ struct workers_row {
 	const char *name;
 	struct worker_stats st;
 };
-int workers_stats(sqlite3 *rdb, struct workers_row *rows, int max);
+int workers_stats(store_conn *rdb, struct workers_row *rows, int max);
 
 #endif

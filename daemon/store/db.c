@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/migrations.h"
 
 int db_schema_version(void)
@@ -49,6 +50,39 @@ sqlite3 *db_open(const char *path, char *err, size_t errlen)
 fail:
 	sqlite3_close(db);
 	return NULL;
+}
+
+void db_global_init(void)
+{
+	/* No global allocator statistics: with them every SQLite malloc and
+	 * free takes one process-wide mutex, which serialised all request
+	 * threads under load (bench/load-api.sh: 10x fewer uploads). */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+int db_check_file(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = db_open(path, err, errlen);
+	char why[512];
+	int v;
+
+	if (!db)
+		return -1;
+	v = db_migrate(db, why, sizeof(why));
+	if (v < 0)
+		snprintf(err, errlen, "%s: %s", path, why);
+	sqlite3_close(db);
+	return v < 0 ? -1 : 0;
+}
+
+void db_close(sqlite3 *db)
+{
+	sqlite3_close(db);
+}
+
+const char *db_errmsg(sqlite3 *db)
+{
+	return sqlite3_errmsg(db);
 }
 
 int db_user_version(sqlite3 *db)
@@ -120,51 +154,6 @@ int db_migrate(sqlite3 *db, char *err, size_t errlen)
 {
 	return db_migrate_with(db, perflab_migrations, perflab_migrations_count,
 			       err, errlen);
-}
-
-int db_exec(sqlite3 *db, const char *sql)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		fprintf(stderr, "perflabd: sql error: %s (%s)\n",
-			msg ? msg : "?", sql);
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
-sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "perflabd: prepare failed: %s (%s)\n",
-			sqlite3_errmsg(db), sql);
-		return NULL;
-	}
-	return st;
-}
-
-int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-	int64_t v = def;
-	va_list ap;
-	int i;
-
-	if (!st)
-		return def;
-	va_start(ap, nargs);
-	for (i = 0; i < nargs; i++)
-		sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
-	va_end(ap);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
 }
 
 /* The daemon's one writer connection (writer.c registers it). */

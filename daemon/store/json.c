@@ -2,10 +2,12 @@
 /*
  * Query rows as JSON; see json.h.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon/store/json.h"
+#include "daemon/store/sql.h"
 
 /* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
@@ -136,4 +138,29 @@ json_t *json_rows(sqlite3_stmt *st)
 	while (a && sqlite3_step(st) == SQLITE_ROW)
 		json_array_append_new(a, json_row(st));
 	return a;
+}
+
+/* Every row of @sql with ?1 bound to @id (when @bind) as objects. */
+static json_t *query(sqlite3 *db, const char *sql, bool bind, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	json_t *a;
+
+	if (!st)
+		return NULL;
+	if (bind)
+		sqlite3_bind_int64(st, 1, id);
+	a = json_rows(st);
+	sqlite3_finalize(st);
+	return a;
+}
+
+json_t *json_query(sqlite3 *db, const char *sql)
+{
+	return query(db, sql, false, 0);
+}
+
+json_t *json_query_id(sqlite3 *db, const char *sql, int64_t id)
+{
+	return query(db, sql, true, id);
 }

@@ -7,6 +7,7 @@
 #define PERFLAB_STORE_JSON_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 #include <sqlite3.h>
 
@@ -26,5 +27,9 @@ json_t *json_col(sqlite3_stmt *st, int i);
 json_t *json_row(sqlite3_stmt *st);
 /* Every row of @st (after binding) as an array of json_row objects. */
 json_t *json_rows(sqlite3_stmt *st);
+/* Prepare and run @sql: its rows as json_row objects, NULL on error. */
+json_t *json_query(sqlite3 *db, const char *sql);
+/* The same with ?1 bound to @id. */
+json_t *json_query_id(sqlite3 *db, const char *sql, int64_t id);
 
 #endif

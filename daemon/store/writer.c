@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 /* The daemon's writer; NULL in tools and unit tests, which own their

@@ -8,7 +8,7 @@
  * background workers (lease expiry, baselines, track polls, bisections,
  * alert delivery: lab/workers.h).
  *
- *	sqlite3 *w = db_writer_lock(&writer);
+ *	store_conn *w = db_writer_lock(&writer);
  *	... short transactions on w (db_begin/db_commit) ...
  *	db_writer_unlock(&writer);
  *
@@ -33,21 +33,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <sqlite3.h>
-
+#include "daemon/store/conn.h"
 #include "daemon/store/fairlock.h"
 
 struct db_writer {
 	struct fair_lock lock;
-	sqlite3 *db;
+	store_conn *db;
 };
 
 /* Own @db from now on (closed by db_writer_destroy). */
-void db_writer_init(struct db_writer *w, sqlite3 *db);
+void db_writer_init(struct db_writer *w, store_conn *db);
 void db_writer_destroy(struct db_writer *w);
 
 /* Wait for the writer; returns its connection, to use until unlock. */
-sqlite3 *db_writer_lock(struct db_writer *w);
+store_conn *db_writer_lock(struct db_writer *w);
 /* Roll back whatever the holder left open, then let the next one in. */
 void db_writer_unlock(struct db_writer *w);
 
@@ -63,7 +62,7 @@ int db_writer_last_error(char *msg, size_t len);
  * daemon writer is registered and @db is not it; else @db. Pair with
  * db_write_unlock(@db, returned).
  */
-sqlite3 *db_write_lock(sqlite3 *db);
-void db_write_unlock(sqlite3 *db, sqlite3 *wdb);
+store_conn *db_write_lock(store_conn *db);
+void db_write_unlock(store_conn *db, store_conn *wdb);
 
 #endif

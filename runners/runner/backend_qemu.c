@@ -7,7 +7,7 @@
  * plugin. Guest details: qemu.h.
  */
 #include "runners/runner/backend.h"
-#include "runners/runner/benchargs.h"
+#include "common/benchargs.h"
 #include "runners/runner/initramfs.h"
 #include "runners/runner/insnprof.h"
 #include "runners/runner/qemu.h"

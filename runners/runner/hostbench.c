@@ -4,7 +4,7 @@
  * the kexec backend once it runs the variant kernel).
  */
 #include "runners/runner/hostbench.h"
-#include "runners/runner/benchargs.h"
+#include "common/benchargs.h"
 #include "runners/runner/rutil.h"
 
 #include <errno.h>

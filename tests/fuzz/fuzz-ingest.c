@@ -13,15 +13,15 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	json_error_t jerr;
-	char err[256];
+	struct lab_err e;
 	json_t *body;
 
 	body = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES,
 			  &jerr);
 	if (!body)
 		return 0;
-	err[0] = '\0';
-	if (ingest_validate(body, err, sizeof(err)) && !err[0])
+	e.msg[0] = '\0';
+	if (ingest_validate(body, &e) && (!e.msg[0] || e.st != LAB_INVALID))
 		abort();	/* a refusal must say why */
 	json_decref(body);
 	return 0;

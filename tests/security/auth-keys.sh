@@ -26,8 +26,8 @@ for k in "$SUB" "$SUB2" "$ADM" "$R1" "$R2"; do
 done
 check "$(sql "SELECT count(*) FROM api_keys WHERE length(hash) = 32 AND length(salt) = 16 AND iterations >= 100000")" -eq 5 "PBKDF2 hashes, 16-byte salts"
 check "$(sql "SELECT count(DISTINCT salt) FROM api_keys")" -eq 5 "a salt per key"
-grep -q 'CRYPTO_memcmp(hash' "$TOP/daemon/http/auth.c" || fail "hash not compared with CRYPTO_memcmp"
-grep -q 'PKCS5_PBKDF2_HMAC' "$TOP/daemon/http/auth.c" || fail "no KDF in auth.c"
+grep -q 'CRYPTO_memcmp(hash' "$TOP/daemon/lab/apikeys.c" || fail "hash not compared with CRYPTO_memcmp"
+grep -q 'PKCS5_PBKDF2_HMAC' "$TOP/daemon/lab/apikeys.c" || fail "no KDF in apikeys.c"
 
 # Runner keys: only their own host, on every runner endpoint.
 api POST /api/v1/experiments "$SUB" '{"runs":1,"label":"qemu-icount","variants":[{"name":"A"},{"name":"B"}]}' >/dev/null

@@ -12,6 +12,7 @@
 
 #include "daemon/lab/alerts.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "unit/check.h"
 #include "unit/analysis-fixture.h"
 

@@ -22,6 +22,7 @@
 
 #include "daemon/lab/analysis.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/analysis/stats.h"
 #include "unit/check.h"
 #include "unit/analysis-fixture.h"

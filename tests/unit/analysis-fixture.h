@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/analysis/stats.h"
 static struct stats_rng rng;
 static int lease_no;

@@ -25,6 +25,7 @@
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/bisect_report.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "unit/check.h"
 
 #define PID_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"

@@ -10,15 +10,19 @@
 #include <string.h>
 
 #include "daemon/http/auth.h"
+#include "daemon/lab/apikeys.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "unit/check.h"
 
 int main(void)
 {
-	char k1[AUTH_KEY_LEN + 1], k2[AUTH_KEY_LEN + 1], k3[AUTH_KEY_LEN + 1];
-	char bad[AUTH_KEY_LEN + 1], err[256];
+	char k1[APIKEY_LEN + 1], k2[APIKEY_LEN + 1], k3[APIKEY_LEN + 1];
+	char bad[APIKEY_LEN + 1], err[256];
 	static struct auth_cache cache;
 	struct http_auth a;
+	struct apikey k;
+	struct lab_err e;
 	sqlite3 *db;
 	int64_t id1, id2;
 	sqlite3_stmt *st;
@@ -28,15 +32,15 @@ int main(void)
 		fprintf(stderr, "setup: %s\n", err);
 		return 1;
 	}
-	id1 = auth_key_create(db, "alice", "submit", k1, sizeof(k1), err, sizeof(err));
-	id2 = auth_key_create(db, "runner-1", "runner", k2, sizeof(k2), err, sizeof(err));
-	CHECK(id1 > 0 && id2 > 0 && id1 != id2, "create: %s", err);
-	CHECK(strlen(k1) == AUTH_KEY_LEN && !strncmp(k1, "plk_", 4), "key format %s", k1);
+	id1 = apikeys_create(db, "alice", "submit", k1, sizeof(k1), &e);
+	id2 = apikeys_create(db, "runner-1", "runner", k2, sizeof(k2), &e);
+	CHECK(id1 > 0 && id2 > 0 && id1 != id2, "create: %s", e.msg);
+	CHECK(strlen(k1) == APIKEY_LEN && !strncmp(k1, "plk_", 4), "key format %s", k1);
 	CHECK(strcmp(k1, k2), "two keys are equal");
-	CHECK(auth_key_create(db, "alice", "admin", k3, sizeof(k3), err, sizeof(err)) < 0,
-	      "duplicate name accepted");
-	CHECK(auth_key_create(db, "bob", "root", k3, sizeof(k3), err, sizeof(err)) < 0,
-	      "unknown role accepted");
+	CHECK(apikeys_create(db, "alice", "admin", k3, sizeof(k3), &e) < 0 &&
+	      e.st == LAB_CONFLICT, "duplicate name accepted");
+	CHECK(apikeys_create(db, "bob", "root", k3, sizeof(k3), &e) < 0 &&
+	      e.st == LAB_INVALID, "unknown role accepted");
 
 	/* Nothing stored contains the secret. */
 	st = db_prepare(db, "SELECT count(*) FROM api_keys WHERE instr(hash, ?) OR"
@@ -48,30 +52,30 @@ int main(void)
 	sqlite3_finalize(st);
 	CHECK(db_int(db, 0, "SELECT count(DISTINCT salt) FROM api_keys", 0) == 2, "salts differ");
 
-	CHECK(auth_key_verify(db, k1, &a) == 0 && a.role == ROLE_SUBMIT && a.key_id == id1 &&
-	      !strcmp(a.name, "alice"), "verify alice");
-	CHECK(auth_key_verify(db, k2, &a) == 0 && a.role == ROLE_RUNNER && a.host_id == 0,
+	CHECK(apikeys_verify(db, k1, &k) == 0 && k.role == ROLE_SUBMIT && k.key_id == id1 &&
+	      !strcmp(k.name, "alice"), "verify alice");
+	CHECK(apikeys_verify(db, k2, &k) == 0 && k.role == ROLE_RUNNER && k.host_id == 0,
 	      "verify runner");
 	/* One changed character in the secret, the prefix or the format. */
 	strcpy(bad, k1);
-	bad[AUTH_KEY_LEN - 1] = bad[AUTH_KEY_LEN - 1] == 'a' ? 'b' : 'a';
-	CHECK(auth_key_verify(db, bad, &a) != 0, "tampered secret accepted");
+	bad[APIKEY_LEN - 1] = bad[APIKEY_LEN - 1] == 'a' ? 'b' : 'a';
+	CHECK(apikeys_verify(db, bad, &k) != 0, "tampered secret accepted");
 	strcpy(bad, k1);
 	bad[5] = bad[5] == 'a' ? 'b' : 'a';
-	CHECK(auth_key_verify(db, bad, &a) != 0, "tampered prefix accepted");
-	CHECK(auth_key_verify(db, "plk_short", &a) != 0, "short key accepted");
-	CHECK(auth_key_verify(db, "", &a) != 0, "empty key accepted");
+	CHECK(apikeys_verify(db, bad, &k) != 0, "tampered prefix accepted");
+	CHECK(apikeys_verify(db, "plk_short", &k) != 0, "short key accepted");
+	CHECK(apikeys_verify(db, "", &k) != 0, "empty key accepted");
 	/* Secret of one key with the prefix of another. */
 	memcpy(bad, k2, 17);
-	memcpy(bad + 17, k1 + 17, AUTH_KEY_LEN - 17 + 1);
-	CHECK(auth_key_verify(db, bad, &a) != 0, "mixed key accepted");
+	memcpy(bad + 17, k1 + 17, APIKEY_LEN - 17 + 1);
+	CHECK(apikeys_verify(db, bad, &k) != 0, "mixed key accepted");
 
 	/* Binding a runner key to a host happens once. */
 	db_exec(db, "INSERT INTO hosts (name, backend, registered_at, last_seen) VALUES ('h', 'local', 0, 0)");
-	CHECK(auth_key_bind_host(db, id2, 1) == 0, "bind");
-	CHECK(auth_key_bind_host(db, id2, 1) != 0, "second bind accepted");
-	CHECK(auth_key_verify(db, k2, &a) == 0 && a.host_id == 1, "bound host %lld",
-	      (long long)a.host_id);
+	CHECK(apikeys_bind_host(db, id2, 1) == 0, "bind");
+	CHECK(apikeys_bind_host(db, id2, 1) != 0, "second bind accepted");
+	CHECK(apikeys_verify(db, k2, &k) == 0 && k.host_id == 1, "bound host %lld",
+	      (long long)k.host_id);
 
 	/* Cache: same answers, invalid keys never cached. */
 	auth_cache_init(&cache, 60);

@@ -9,27 +9,30 @@
 
 #include "daemon/lab/trust.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "unit/check.h"
 
 int main(void)
 {
+	struct lab_err e;
 	char err[256];
 	sqlite3 *db;
 
 	db = db_open(":memory:", err, sizeof(err));
 	if (!db || db_migrate(db, err, sizeof(err)) < 0)
 		return 1;
-	CHECK(trust_backend_check(db, "qemu-icount", err, sizeof(err)) == -1);
-	CHECK(strstr(err, "'qemu-icount'") && strstr(err, "none registered"),
-	      "%s", err);
+	CHECK(trust_backend_check(db, "qemu-icount", &e) == -1 &&
+	      e.st == LAB_REJECTED);
+	CHECK(strstr(e.msg, "'qemu-icount'") && strstr(e.msg, "none registered"),
+	      "%s", e.msg);
 	db_exec(db, "INSERT INTO hosts (name, backend, registered_at,"
 		" last_seen) VALUES ('h1', 'local', 0, 0), ('h2', 'xen-pv', 0, 0),"
 		" ('h3', 'local', 0, 0)");
-	CHECK(trust_backend_check(db, "local", err, sizeof(err)) == 0);
-	CHECK(trust_backend_check(db, "xen-pv", err, sizeof(err)) == 0);
-	CHECK(trust_backend_check(db, "kexec", err, sizeof(err)) == -1);
-	CHECK(strstr(err, "(hosts run: local, xen-pv)"), "%s", err);
-	CHECK(trust_backend_check(db, "LOCAL", err, sizeof(err)) == -1,
+	CHECK(trust_backend_check(db, "local", &e) == 0);
+	CHECK(trust_backend_check(db, "xen-pv", &e) == 0);
+	CHECK(trust_backend_check(db, "kexec", &e) == -1);
+	CHECK(strstr(e.msg, "(hosts run: local, xen-pv)"), "%s", e.msg);
+	CHECK(trust_backend_check(db, "LOCAL", &e) == -1,
 	      "names are exact");
 	sqlite3_close(db);
 	DONE();

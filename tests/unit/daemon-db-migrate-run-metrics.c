@@ -13,8 +13,9 @@
 #include <unistd.h>
 
 #include "common/metric_defs.h"
-#include "daemon/http/api.h"
+#include "daemon/lab/experiment_json.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/migrations.h"
 #include "unit/check.h"
 
@@ -93,7 +94,7 @@ int main(void)
 		sqlite3_finalize(st);
 	}
 
-	exp = api_experiment_json(db, 1);
+	exp = experiment_json(db, 1);
 	CHECK(exp != NULL, "experiment json");
 	CHECK(json_real_value(run_val(exp, 0, "summary", "mean")) == 234500.5, "mean");
 	CHECK(json_real_value(run_val(exp, 0, "summary", "median")) == 234510.0, "median");

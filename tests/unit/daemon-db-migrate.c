@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/migrations.h"
 #include "unit/check.h"
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/lab/planner.h"
 #include "unit/check.h"
@@ -37,6 +38,7 @@ int main(void)
 	};
 	struct jobs_ctx c = { .lease_seconds = 60, .max_attempts = 2, .ev = NULL };
 	struct claim a, b;
+	struct lab_err le;
 	char err[256], s[32], old[33];
 	time_t now = 1000000, exp_at;
 	int64_t exp, h1 = 1, h2 = 2;
@@ -48,9 +50,9 @@ int main(void)
 	db_exec(db, "INSERT INTO hosts (id, name, backend, registered_at, last_seen) VALUES"
 		" (1, 'h1', 'local', 0, 0), (2, 'h2', 'local', 0, 0)");
 	db_begin(db);
-	exp = planner_create(db, &spec, err, sizeof(err));
+	exp = planner_create(db, &spec, &le);
 	db_commit(db);
-	CHECK(exp > 0, "create: %s", err);
+	CHECK(exp > 0, "create: %s", le.msg);
 
 	CHECK(jobs_claim(db, &c, h1, now, &a) == 1, "claim");
 	CHECK(a.attempt == 1 && a.expires == now + 60 && strlen(a.lease) == 32, "lease fields");
@@ -59,13 +61,13 @@ int main(void)
 	CHECK(jobs_claim(db, &c, h2, now, &b) == 0, "other host got a job of a pinned experiment");
 
 	/* Heartbeats. */
-	CHECK(jobs_heartbeat(db, &c, a.job_id, h1, a.lease, "build", "x", now + 30, &exp_at) == JOB_OK &&
+	CHECK(jobs_heartbeat(db, &c, a.job_id, h1, a.lease, "build", "x", now + 30, &exp_at, &le) == 0 &&
 	      exp_at == now + 90, "heartbeat extends");
-	CHECK(jobs_heartbeat(db, &c, a.job_id, h1, "0000", NULL, NULL, now + 31, &exp_at) == JOB_STALE,
+	CHECK(jobs_heartbeat(db, &c, a.job_id, h1, "0000", NULL, NULL, now + 31, &exp_at, &le) == -1 && le.st == LAB_CONFLICT,
 	      "wrong token");
-	CHECK(jobs_heartbeat(db, &c, a.job_id, h2, a.lease, NULL, NULL, now + 31, &exp_at) == JOB_STALE,
+	CHECK(jobs_heartbeat(db, &c, a.job_id, h2, a.lease, NULL, NULL, now + 31, &exp_at, &le) == -1 && le.st == LAB_CONFLICT,
 	      "other host");
-	CHECK(jobs_heartbeat(db, &c, 999, h1, a.lease, NULL, NULL, now + 31, &exp_at) == JOB_NOT_FOUND,
+	CHECK(jobs_heartbeat(db, &c, 999, h1, a.lease, NULL, NULL, now + 31, &exp_at, &le) == -1 && le.st == LAB_NOT_FOUND,
 	      "missing job");
 	CHECK(!strcmp(job_state(db, a.job_id, s, sizeof(s)), "running"), "running after heartbeat");
 
@@ -73,7 +75,7 @@ int main(void)
 	CHECK(jobs_expire(db, &c, now + 90) == 0, "expired too early");
 	CHECK(jobs_expire(db, &c, now + 91) == 1, "expire");
 	CHECK(!strcmp(job_state(db, a.job_id, s, sizeof(s)), "queued"), "requeued: %s", s);
-	CHECK(jobs_heartbeat(db, &c, a.job_id, h1, a.lease, NULL, NULL, now + 92, &exp_at) == JOB_STALE,
+	CHECK(jobs_heartbeat(db, &c, a.job_id, h1, a.lease, NULL, NULL, now + 92, &exp_at, &le) == -1 && le.st == LAB_CONFLICT,
 	      "expired lease still accepted");
 	snprintf(old, sizeof(old), "%s", a.lease);
 	CHECK(jobs_claim(db, &c, h1, now + 100, &a) == 1 && a.attempt == 2, "reclaim attempt 2");
@@ -90,7 +92,7 @@ int main(void)
 	CHECK(jobs_claim(db, &c, h1, now + 200, &a) == 1, "claim seq 1");
 	CHECK(db_int(db, 0, "SELECT seq FROM jobs WHERE id = ?", 1, a.job_id) == 1, "seq 1");
 	CHECK(jobs_fail(db, &c, a.job_id, h1, a.lease, "patch_apply", "error: patch failed",
-			now + 201) == JOB_OK, "fail");
+			now + 201, &le) == 0, "fail");
 	CHECK(db_int(db, 0, "SELECT count(*) FROM variants WHERE name = 'tag' AND state = 'failed'"
 		     " AND failure_log = 'error: patch failed'", 0) == 1, "variant failed with log");
 	CHECK(db_int(db, 0, "SELECT count(*) FROM jobs j JOIN variants v ON v.id = j.variant_id"
@@ -99,9 +101,9 @@ int main(void)
 
 	/* Control's last job: a boot failure retries, then it finishes. */
 	CHECK(jobs_claim(db, &c, h1, now + 300, &a) == 1, "claim seq 3");
-	CHECK(jobs_fail(db, &c, a.job_id, h1, a.lease, "boot", "panic", now + 301) == JOB_OK, "boot fail");
+	CHECK(jobs_fail(db, &c, a.job_id, h1, a.lease, "boot", "panic", now + 301, &le) == 0, "boot fail");
 	CHECK(!strcmp(job_state(db, a.job_id, s, sizeof(s)), "queued"), "boot failure retried: %s", s);
-	CHECK(jobs_fail(db, &c, a.job_id, h1, a.lease, "boot", "panic", now + 302) == JOB_STALE,
+	CHECK(jobs_fail(db, &c, a.job_id, h1, a.lease, "boot", "panic", now + 302, &le) == -1 && le.st == LAB_CONFLICT,
 	      "second fail with the same lease");
 	CHECK(jobs_claim(db, &c, h1, now + 400, &a) == 1 && a.attempt == 2, "retry claim");
 	db_exec(db, "UPDATE jobs SET state = 'done' WHERE state = 'claimed'");

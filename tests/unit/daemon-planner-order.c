@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/lab/planner.h"
 #include "unit/check.h"
 
@@ -30,6 +31,7 @@ int main(void)
 		.variants = vs, .nvariants = 2,
 	};
 	int v[64], r[64], i, k, pos[3];
+	struct lab_err le;
 	char s[65], err[256];
 	sqlite3 *db;
 	sqlite3_stmt *st;
@@ -58,8 +60,8 @@ int main(void)
 	db = db_open(":memory:", err, sizeof(err));
 	if (!db || db_migrate(db, err, sizeof(err)) < 0)
 		return 1;
-	exp = planner_create(db, &spec, err, sizeof(err));
-	CHECK(exp > 0, "create: %s", err);
+	exp = planner_create(db, &spec, &le);
+	CHECK(exp > 0, "create: %s", le.msg);
 	CHECK(planner_extend(db, exp, 1) == 2, "extend by one round");
 	CHECK(planner_extend(db, exp, 5) == 2, "extend capped by max_runs");
 	CHECK(planner_extend(db, exp, 1) == 0, "nothing beyond max_runs");

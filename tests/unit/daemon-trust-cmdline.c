@@ -15,14 +15,14 @@ static int allowed(const char *cmdline)
 {
 	static const char *const pat[] = { "perflab_canary=", "null_blk.*",
 					   "nvme.poll_queues=1", "quiet" };
-	char err[256];
+	struct lab_err e;
 
-	return trust_cmdline_allowed(pat, 4, cmdline, err, sizeof(err)) == 0;
+	return trust_cmdline_allowed(pat, 4, cmdline, &e) == 0;
 }
 
 int main(void)
 {
-	char err[256];
+	struct lab_err e;
 
 	CHECK(allowed(""));
 	CHECK(allowed("perflab_canary=16"));
@@ -35,18 +35,18 @@ int main(void)
 	CHECK(!allowed("quiet=1"));
 	CHECK(!allowed("perflab_canary=1 init=/bin/sh"), "one bad parameter");
 	CHECK(!allowed("systemd.run=/x"));
-	CHECK(trust_cmdline_allowed(NULL, 0, "init=/bin/sh", err,
-				    sizeof(err)) == -1);
-	CHECK(strstr(err, "init=/bin/sh"), "reason names it: %s", err);
+	CHECK(trust_cmdline_allowed(NULL, 0, "init=/bin/sh", &e) == -1 &&
+	      e.st == LAB_FORBIDDEN);
+	CHECK(strstr(e.msg, "init=/bin/sh"), "reason names it: %s", e.msg);
 
-	CHECK(trust_pattern_check("null_blk.*", err, sizeof(err)) == 0);
-	CHECK(trust_pattern_check("perflab_canary=", err, sizeof(err)) == 0);
-	CHECK(trust_pattern_check("*", err, sizeof(err)) == -1);
-	CHECK(trust_pattern_check("=x", err, sizeof(err)) == -1);
-	CHECK(trust_pattern_check("a*b", err, sizeof(err)) == -1);
-	CHECK(trust_pattern_check("a b", err, sizeof(err)) == -1);
-	CHECK(trust_pattern_check("x=\"y", err, sizeof(err)) == -1);
-	CHECK(trust_pattern_check("perflab_job=", err, sizeof(err)) == -1);
-	CHECK(trust_pattern_check("", err, sizeof(err)) == -1);
+	CHECK(trust_pattern_check("null_blk.*", &e) == 0);
+	CHECK(trust_pattern_check("perflab_canary=", &e) == 0);
+	CHECK(trust_pattern_check("*", &e) == -1);
+	CHECK(trust_pattern_check("=x", &e) == -1);
+	CHECK(trust_pattern_check("a*b", &e) == -1);
+	CHECK(trust_pattern_check("a b", &e) == -1);
+	CHECK(trust_pattern_check("x=\"y", &e) == -1);
+	CHECK(trust_pattern_check("perflab_job=", &e) == -1);
+	CHECK(trust_pattern_check("", &e) == -1);
 	DONE();
 }

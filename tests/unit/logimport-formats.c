@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/http/api_compare.h"
+#include "daemon/analysis/compare.h"
 #include "daemon/analysis/logimport.h"
 #include "unit/check.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/http/api_compare.h"
+#include "daemon/analysis/compare.h"
 #include "daemon/analysis/logimport.h"
 #include "unit/check.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runners/runner/benchargs.h"
+#include "common/benchargs.h"
 #include "runners/runner/qemu.h"
 #include "unit/check.h"
 

@@ -15,6 +15,7 @@
 
 #include "daemon/lab/series.h"
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/analysis/stats.h"
 #include "unit/check.h"
 #include "unit/analysis-fixture.h"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "unit/check.h"
 
 static int64_t rows(sqlite3 *db)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "daemon/store/db.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 #include "unit/check.h"
 

@@ -1,44 +1,47 @@
 // perflab web: turn API answers into the shapes the pages draw. The API is
-// documented in docs/api.md; this file is the one place that knows its
-// field names, and it tolerates optional fields being absent.
-import { arr, num, median } from './util.js';
+// documented in docs/api.md (and docs/contracts.md for tracks and
+// bisections); this file is the one place that knows its field names, and
+// it reads only names the daemon sends (tests/web/model_fields.js checks
+// every name read here against real answers of a daemon). Optional fields
+// may be absent or null.
+import { arr, num, median, toUnix } from './util.js';
 import { metricDefs, metricOf, metricRank, higherIsWorse } from './metrics.js';
 
 const str = (...vs) => {
 	for (const v of vs) if (typeof v === 'string' && v !== '') return v;
 	return '';
 };
-const nameOf = (v) => (v && typeof v === 'object' ? str(v.name, v.title) : typeof v === 'string' ? v : '');
+const text = (v) => String(v ?? '');
+const obj = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v : null);
 
+// A comparison: a row of an experiment's "comparison" (with the analysis's
+// "result") or of a list item's "verdicts".
 export function normComparison(c) {
-	if (!c || typeof c !== 'object') return null;
-	const res = c.result && typeof c.result === 'object' ? c.result : {};
-	const ci = Array.isArray(c.ci) ? c.ci : Array.isArray(c.ci95) ? c.ci95 : null;
+	if (!obj(c)) return null;
+	const res = obj(c.result) || {};
 	return {
-		variant: str(c.variant, c.variant_name, nameOf(c.variant)),
+		variant: str(c.variant),
 		variantId: num(c.variant_id),
-		control: str(c.control, c.control_name, nameOf(c.control)),
+		control: str(c.control),
 		verdict: str(c.verdict),
 		metric: str(c.metric) || 'iops',
-		delta: num(c.delta_pct, c.delta),
-		ciLow: num(c.ci_low, c.ci_low_pct, ci && ci[0]),
-		ciHigh: num(c.ci_high, c.ci_high_pct, ci && ci[1]),
-		p: num(c.p_value, c.p, c.mwu_p, res.p),
-		mde: num(c.mde_pct, c.mde, res.mde_pct),
-		noise: num(c.noise_pct, c.noise),
-		runs: num(c.runs, c.n, c.n_variant, res.n_variant),
-		baseMean: num(c.control_median, c.base_median, res.control_median),
-		newMean: num(c.variant_median, c.new_median, res.variant_median),
-		summary: str(c.summary, res.summary),
-		mdeFromHost: c.mde_from_host ?? res.mde_from_host,
-		// No calibration and identical runs. Older rows carry no flag
-		// and mde_pct 0 for that case; with the flag false an MDE of 0
-		// means the runs were identical (exact counts, no noise).
-		noNoise: (c.no_noise_estimate ?? res.no_noise_estimate ??
-			num(c.mde_pct, c.mde, res.mde_pct) === 0) === true,
-		reason: str(c.reason, res.reason),
-		unit: str(c.unit, res.unit),
-		text: str(c.text, res.text),
+		delta: num(c.delta_pct),
+		ciLow: num(c.ci_low),
+		ciHigh: num(c.ci_high),
+		p: num(c.p_value),
+		mde: num(c.mde_pct),
+		runs: num(c.runs),
+		baseMean: num(res.control_median),
+		newMean: num(res.variant_median),
+		summary: str(res.summary),
+		mdeFromHost: res.mde_from_host,
+		// No calibration and identical runs. Rows stored before the flag
+		// carry none and mde_pct 0 for that case; with the flag false an
+		// MDE of 0 means the runs were identical (exact counts, no noise).
+		noNoise: (res.no_noise_estimate ?? num(c.mde_pct) === 0) === true,
+		reason: str(res.reason),
+		unit: str(res.unit),
+		text: str(res.text),
 		raw: c,
 	};
 }
@@ -48,35 +51,38 @@ export function normRun(r) {
 	const samples = arr(r.samples).map((s) => {
 		const iops = num(s.iops);
 		return {
-			t: num(s.t), iops, ns: num(s.ns_per_io) ?? (iops ? 1e9 / iops : null),
+			t: num(s.t), iops, ns: iops ? 1e9 / iops : null,
 			perSubmit: num(s.ios_per_submit), perReap: num(s.ios_per_reap), inflight: num(s.inflight),
 		};
 	}).filter((s) => s.t !== null);
-	const summary = r.summary || {};
-	let mean = num(r.mean, summary.mean);
-	const warmup = num(r.warmup, summary.warmup) ?? 0;
+	const summary = obj(r.summary) || {};
+	const timings = obj(r.timings) || {};
+	let mean = num(summary.mean);
+	const warmup = num(summary.warmup) ?? 0;
 	if (mean === null && samples.length) {
 		const m = samples.filter((s) => s.t > warmup && s.iops !== null);
 		if (m.length) mean = m.reduce((a, s) => a + s.iops, 0) / m.length;
 	}
 	return {
-		id: num(r.id, r.run_id),
+		id: num(r.id),
 		jobId: num(r.job_id),
-		index: num(r.run_index, r.index) ?? 0,
-		variant: str(r.variant, nameOf(r.variant)),
+		index: num(r.run_index) ?? 0,
+		variant: str(r.variant),
 		variantId: num(r.variant_id),
 		mean,
-		median: num(r.median, summary.median),
-		stddev: num(r.stddev, summary.stddev),
-		ns: num(r.ns_per_io, summary.ns_per_io),
+		median: num(summary.median),
+		stddev: num(summary.stddev),
+		ns: num(summary.ns_per_io),
 		warmup,
 		samples,
 		kernel: str(r.kernel),
+		// the command perflab-bench ran, rendered by the daemon
+		benchCommand: str(r.bench_command),
 		// the boot the run came from (toggle experiments: several runs a boot)
 		bootId: str(r.boot_id),
 		bootPos: num(r.boot_pos),
 		created: r.created_at,
-		timings: { build: num(r.build_s, r.timings && r.timings.build_s), boot: num(r.boot_s, r.timings && r.timings.boot_s), run: num(r.run_s, r.timings && r.timings.run_s) },
+		timings: { build: num(timings.build_s), boot: num(timings.boot_s), run: num(timings.run_s) },
 		// every metric of the served table, by name (null: not reported)
 		metrics: Object.fromEntries(metricDefs().map((m) => [m.name, metricOf(r, m)])),
 		raw: r,
@@ -84,7 +90,7 @@ export function normRun(r) {
 }
 
 export function normPatch(p) {
-	if (!p || typeof p !== 'object') return null;
+	if (!obj(p)) return null;
 	return {
 		id: num(p.id),
 		subject: str(p.subject),
@@ -92,9 +98,10 @@ export function normPatch(p) {
 		messageId: str(p.message_id),
 		date: str(p.date),
 		sha256: str(p.sha256),
+		// GET /patches/{id} has the text; an experiment's patches do not
 		raw: typeof p.raw === 'string' ? p.raw : null,
 		files: arr(p.files).map((f) => ({
-			path: str(f.new_path, f.path, f.old_path),
+			path: str(f.new_path, f.old_path),
 			added: num(f.added), removed: num(f.removed), hunks: num(f.hunks),
 		})),
 	};
@@ -102,8 +109,8 @@ export function normPatch(p) {
 
 export function normJob(j) {
 	return {
-		id: num(j.id, j.job_id),
-		variant: str(j.variant, nameOf(j.variant)),
+		id: num(j.id),
+		variant: str(j.variant),
 		variantId: num(j.variant_id),
 		runIndex: num(j.run_index),
 		seq: num(j.seq),
@@ -111,58 +118,51 @@ export function normJob(j) {
 		attempt: num(j.attempt),
 		phase: str(j.phase),
 		message: str(j.message),
-		failureReason: str(j.failure_reason, j.reason),
-		failureLog: str(j.failure_log, j.log),
+		failureReason: str(j.failure_reason),
+		failureLog: str(j.failure_log),
 		failureLogBytes: num(j.failure_log_bytes),
-		runId: num(j.run_id),
-		host: str(j.host, nameOf(j.host)),
+		host: str(j.host),
 	};
 }
 
+// GET /experiments/{id}, or an item of GET /experiments (base and host
+// are names there, progress counts jobs_done/jobs_failed, verdicts the
+// newest comparisons).
 export function normExperiment(e) {
-	if (!e || typeof e !== 'object') return null;
+	if (!obj(e)) return null;
 	const variants = arr(e.variants).map((v, i) => ({
 		id: num(v.id),
 		name: str(v.name) || 'variant ' + i,
-		isControl: !!(v.is_control ?? i === 0),
+		isControl: v.is_control === true,
 		state: str(v.state),
 		cmdline: str(v.cmdline),
 		setup: str(v.setup),
-		settings: v.settings && typeof v.settings === 'object' ? v.settings : {},
+		settings: obj(v.settings) || {},
 		failureReason: str(v.failure_reason),
 		failureLog: str(v.failure_log),
 		patches: arr(v.patches).map(normPatch).filter(Boolean),
-		runs: arr(v.runs).map(normRun),
+		runs: [],
 	}));
-	// Runs may also come as a flat list.
+	if (variants.length && !variants.some((v) => v.isControl)) variants[0].isControl = true;
 	for (const r of arr(e.runs).map(normRun)) {
-		const v = variants.find((x) => (r.variantId !== null && x.id === r.variantId) || (r.variant && x.name === r.variant));
-		if (v && !v.runs.some((x) => x.id === r.id)) v.runs.push(r);
+		const v = variants.find((x) => x.id === r.variantId);
+		if (v) v.runs.push(r);
 	}
 	for (const v of variants) v.runs.sort((a, b) => a.index - b.index);
 	const patches = [];
-	for (const p of arr(e.patches).map(normPatch)) if (p) patches.push(p);
-	for (const v of variants) for (const p of v.patches) if (!patches.some((x) => x.id === p.id && x.sha256 === p.sha256)) patches.push(p);
+	for (const v of variants) for (const p of v.patches) if (!patches.some((x) => x.id === p.id)) patches.push(p);
 
-	let comparisons = [];
-	const cmp = e.comparison ?? e.comparisons ?? e.verdicts;
-	if (Array.isArray(cmp)) comparisons = cmp.map(normComparison).filter(Boolean);
-	else if (cmp && typeof cmp === 'object') {
-		if (Array.isArray(cmp.variants)) comparisons = cmp.variants.map(normComparison).filter(Boolean);
-		else if (Array.isArray(cmp.comparisons)) comparisons = cmp.comparisons.map(normComparison).filter(Boolean);
-		else if (cmp.verdict) comparisons = [normComparison(cmp)];
-	}
+	const comparisons = arr(e.comparison ?? e.verdicts).map(normComparison).filter(Boolean);
 	const jobs = arr(e.jobs).map(normJob);
-	const prog = e.progress || {};
-	const runsPer = num(e.runs_planned, e.runs);
-	let planned = num(prog.jobs_total, prog.planned, prog.total);
-	if (planned === null && jobs.length) planned = jobs.length;
+	const prog = obj(e.progress) || {};
+	const runsPer = num(e.runs_planned);
+	let planned = num(prog.jobs_total);
 	if (planned === null && runsPer !== null) planned = runsPer * Math.max(variants.length, 2);
-	let done = num(prog.jobs_done, prog.done);
-	if (done === null && jobs.length) done = jobs.filter((j) => j.state === 'done').length;
-	if (done === null && variants.length) done = variants.reduce((a, v) => a + v.runs.length, 0);
+	const done = num(prog.jobs_done, prog.done);
+	const base = obj(e.base);
+	const host = obj(e.host);
 
-	const subject = str(e.subject, e.patch_subject, patches[0] && patches[0].subject);
+	const subject = str(patches[0] && patches[0].subject);
 	// Headline: the first compared variant's comparison on the metric
 	// first in the table (IOPS).
 	comparisons.sort((a, b) => metricRank(a.metric) - metricRank(b.metric));
@@ -173,26 +173,29 @@ export function normExperiment(e) {
 		subject,
 		kind: str(e.kind),
 		state: str(e.state),
-		submitter: str(e.submitter, nameOf(e.submitter), e.submitter_name),
-		host: str(e.host, nameOf(e.host), e.host_name),
+		submitter: str(e.submitter),
+		host: host ? str(host.name) : str(e.host),
 		label: str(e.label),
 		backend: str(e.backend),
-		base: str(nameOf(e.base), e.base_name),
+		base: base ? str(base.name) : str(e.base),
 		config: str(e.config),
-		bench: e.bench && typeof e.bench === 'object' ? e.bench : null,
+		bench: obj(e.bench),
+		// the perflab-bench command line and the LKP table, as the
+		// daemon renders them
+		benchCommand: str(e.bench_command),
+		lkp: str(e.lkp),
 		runsPer,
 		maxRuns: num(e.max_runs),
 		toggle: e.toggle === true,
 		runsPerBoot: num(e.runs_per_boot),
 		planned, done,
-		verdict: str(e.verdict, firstVerdict && firstVerdict.verdict),
+		verdict: str(firstVerdict && firstVerdict.verdict),
 		verdictMetric: firstVerdict ? firstVerdict.metric : '',
-		delta: num(e.delta_pct, firstVerdict && firstVerdict.delta),
+		delta: firstVerdict ? firstVerdict.delta : null,
 		created: e.created_at, started: e.started_at, finished: e.finished_at,
 		failure: str(e.failure_reason),
 		variants, patches, jobs, comparisons,
 		failed: num(prog.jobs_failed, prog.failed) || 0,
-		lkp: str(e.lkp, e.lkp_text, cmp && cmp.text, cmp && cmp.lkp) || comparisons.map((c) => c.text).filter(Boolean).join('\n'),
 		raw: e,
 	};
 }
@@ -204,49 +207,155 @@ export function variantMedian(v) {
 	return median(runMeans(v));
 }
 
+// GET /hosts: a host with its newest calibration per backend, bench and
+// metric and its newest ladder fit.
 export function normHost(hst) {
-	const f = hst.facts && typeof hst.facts === 'object' ? hst.facts : {};
-	const cal = arr(hst.calibration ?? hst.noise, 'items');
+	const f = obj(hst.facts) || {};
+	const cal = arr(hst.calibration).map((c) => ({
+		backend: str(c.backend), metric: str(c.metric), runs: num(c.runs),
+		noise: num(c.noise_pct), mde: num(c.mde_pct), computed: c.computed_at,
+		experimentId: num(c.experiment_id),
+	}));
+	const l = obj(hst.ladder);
+	const job = obj(hst.current_job);
 	return {
-		id: num(hst.id, hst.host_id),
+		id: num(hst.id),
 		name: str(hst.name),
-		state: str(hst.state, hst.status),
+		state: str(hst.state),
 		backend: str(hst.backend),
 		labels: arr(hst.labels).map(String),
-		lastSeen: hst.last_seen ?? hst.last_heartbeat,
+		lastSeen: hst.last_seen,
 		registered: hst.registered_at,
-		currentJob: hst.current_job && typeof hst.current_job === 'object' ? hst.current_job : (num(hst.current_job_id, hst.current_job) !== null ? { id: num(hst.current_job_id, hst.current_job) } : null),
+		currentJob: job ? { id: num(job.id), experimentId: num(job.experiment_id), variant: str(job.variant),
+			runIndex: num(job.run_index), phase: str(job.phase), leaseExpires: job.lease_expires } : null,
 		facts: {
-			cpu: str(hst.cpu_model, f.cpu_model), cpus: num(hst.cpus, f.cpus), mem: num(hst.mem_bytes, f.mem_bytes),
-			kernel: str(hst.kernel, f.kernel), nvme: str(hst.nvme_model, f.nvme_model), fw: str(hst.nvme_firmware, f.nvme_firmware),
-			poll: hst.poll_ok ?? f.poll_ok,
+			cpu: str(f.cpu_model), cpus: num(f.cpus), mem: num(f.mem_bytes),
+			kernel: str(f.kernel), nvme: str(f.nvme_model), fw: str(f.nvme_firmware),
+			poll: f.poll_ok,
 		},
-		noise: num(hst.noise_pct, cal[0] && cal[0].noise_pct),
-		mde: num(hst.mde_pct, cal[0] && cal[0].mde_pct),
-		mdeRuns: num(hst.mde_runs, cal[0] && cal[0].runs),
+		noise: cal.length ? cal[0].noise : null,
+		mde: cal.length ? cal[0].mde : null,
+		mdeRuns: cal.length ? cal[0].runs : null,
 		calibration: cal,
-		ladder: hst.ladder && typeof hst.ladder === 'object' ? hst.ladder : null,
+		ladder: l ? { experimentId: num(l.experiment_id), metric: str(l.metric), slope: num(l.slope_pct),
+			r2: num(l.r2), mdeUnits: num(l.mde_units), computed: l.computed_at } : null,
 		raw: hst,
 	};
 }
 
+// GET /alerts (updated_by: who changed it last) or /alerts/{id} (history).
 export function normAlert(a) {
+	const hist = arr(a.history).map((x) => ({ state: str(x.state), who: str(x.who), note: str(x.note), at: x.at }));
+	const last = hist.length ? hist[hist.length - 1] : null;
 	return {
 		id: num(a.id),
 		kind: str(a.kind),
 		state: str(a.state),
 		title: str(a.title),
 		metric: str(a.metric),
-		delta: num(a.delta_pct, a.delta),
-		experimentId: num(a.experiment_id, a.experiment && a.experiment.id),
-		seriesId: num(a.series_id, a.series && a.series.id),
+		delta: num(a.delta_pct),
+		experimentId: num(a.experiment_id),
+		seriesId: num(a.series_id),
 		changePointId: num(a.change_point_id),
-		host: str(a.host, nameOf(a.host), a.host_name),
+		hostId: num(a.host_id),
 		created: a.created_at,
 		updated: a.updated_at,
-		who: str(a.who, a.updated_by),
-		history: arr(a.history),
+		who: str(a.updated_by, last && last.who),
+		history: hist,
 		raw: a,
+	};
+}
+
+// GET /series (counts of points and change points) or /series?id= (the
+// points as rows, or [t, value] pairs, and the change points).
+export function normSeries(s) {
+	const pts = Array.isArray(s.points) ? s.points : [];
+	const t = new Array(pts.length), v = new Array(pts.length);
+	let n = 0;
+	for (const p of pts) {
+		const tt = Array.isArray(p) ? num(p[0]) : toUnix(p.t);
+		const vv = Array.isArray(p) ? num(p[1]) : num(p.value);
+		if (tt === null || vv === null) continue;
+		t[n] = tt; v[n] = vv; n++;
+	}
+	t.length = n; v.length = n;
+	// uPlot needs ascending x
+	let sorted = true;
+	for (let i = 1; i < n; i++) if (t[i] < t[i - 1]) { sorted = false; break; }
+	if (!sorted) {
+		const idx = t.map((_, i) => i).sort((a, b) => t[a] - t[b]);
+		const t2 = idx.map((i) => t[i]), v2 = idx.map((i) => v[i]);
+		t.splice(0, n, ...t2); v.splice(0, n, ...v2);
+	}
+	return {
+		id: num(s.id),
+		name: text(s.name),
+		// the host's name is the hosts list's (series carry host_id)
+		host: '',
+		label: text(s.label),
+		metric: str(s.metric) || 'iops',
+		hostId: num(s.host_id),
+		count: typeof s.points === 'number' ? s.points : n,
+		cpCount: typeof s.change_points === 'number' ? s.change_points : null,
+		points: { t, v },
+		changePoints: arr(s.change_points).map((c) => ({
+			id: num(c.id), t: toUnix(c.t), delta: num(c.delta_pct),
+			before: num(c.mean_before), after: num(c.mean_after), p: num(c.p_value),
+		})).filter((c) => c.t !== null),
+	};
+}
+
+// GET /tracks (npoints, nchange_points, last) or /tracks/{id} (points,
+// change points, bisections); docs/contracts.md.
+export function normTrack(t) {
+	const every = obj(t.every) || {};
+	const last = obj(t.last);
+	return {
+		id: num(t.id),
+		base: text(t.base), ref: text(t.ref),
+		label: text(t.label), backend: text(t.backend),
+		runs: num(t.runs), head: text(t.head),
+		every: every.seconds ? 'every ' + every.seconds + ' s' : every.commits > 1 ? 'every ' + every.commits + ' commits' : 'every commit',
+		listed: Array.isArray(t.points),
+		// the series' metric (ns_per_io when every run has it, else iops);
+		// null until the first point is measured
+		metric: str(t.metric),
+		npoints: Array.isArray(t.points) ? t.points.filter((p) => num(p.value) !== null).length : num(t.npoints),
+		nchange: Array.isArray(t.change_points) ? t.change_points.length : num(t.nchange_points),
+		last: last ? { commit: text(last.commit), value: num(last.value) } : null,
+		pollError: str(t.poll_error),
+		points: arr(t.points).map((p) => ({
+			commit: text(p.commit), subject: text(p.subject), author: text(p.author),
+			t: num(p.t), value: num(p.value), exp: num(p.experiment_id), state: text(p.state),
+		})),
+		changePoints: arr(t.change_points).map((c) => ({
+			id: num(c.id), index: num(c.index), good: text(c.good), bad: text(c.bad),
+			delta: num(c.delta_pct), confirmed: c.confirmed === true,
+		})),
+		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: text(b.state), culprit: str(b.culprit) })),
+	};
+}
+
+// GET /bisections/{id}: its steps in the order they ran and the culprit.
+export function normBisection(b) {
+	const c = obj(b.culprit);
+	return {
+		id: num(b.id), state: text(b.state), base: text(b.base), label: text(b.label),
+		good: text(b.good), bad: text(b.bad), stepPct: num(b.step_pct),
+		trackId: num(b.track_id), failure: str(b.failure_reason),
+		reportAlertId: num(b.report_alert_id),
+		steps: arr(b.steps).map((s) => ({
+			commit: text(s.commit), subject: text(s.subject), author: text(s.author),
+			exp: num(s.experiment_id), state: text(s.state), runs: num(s.runs),
+			delta: num(s.delta_pct), lo: num(s.ci_lo), hi: num(s.ci_hi), mde: num(s.mde_pct),
+			verdict: s.verdict ? text(s.verdict) : null,
+			mark: s.state === 'skipped' ? 'skipped' : s.bad === true ? 'bad' : s.bad === false ? 'good' : '–',
+		})),
+		culprit: c ? {
+			commit: text(c.commit), subject: text(c.subject), author: text(c.author), email: str(c.email),
+			delta: num(c.delta_pct), lo: num(c.ci_lo), hi: num(c.ci_hi), mde: num(c.mde_pct),
+			verdict: str(c.verdict), exp: num(c.experiment_id), messageId: str(c.message_id),
+		} : null,
 	};
 }
 

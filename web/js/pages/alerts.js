@@ -26,7 +26,7 @@ export async function render(ctx) {
 	async function load() {
 		let list;
 		try {
-			list = arr(await api('/api/v1/alerts', { query: { state: filter.id ? '' : filter.state, limit: 1000 } }), 'alerts', 'items').map(normAlert);
+			list = arr((await api('/api/v1/alerts', { query: { state: filter.id ? '' : filter.state, limit: 1000 } })).alerts).map(normAlert);
 			if (filter.id) list = list.filter((a) => String(a.id) === filter.id);
 			if (filter.series) list = list.filter((a) => String(a.seriesId) === filter.series);
 			if (filter.state && !filter.id) list = list.filter((a) => a.state === filter.state);
@@ -58,7 +58,7 @@ export async function render(ctx) {
 				status.textContent = 'saving…';
 				try {
 					const r = await api('/api/v1/alerts/' + a.id, { method: 'PATCH', json: { state: to } });
-					const n = r ? normAlert(r.alert || r) : null;
+					const n = r ? normAlert(r) : null;
 					a.state = (n && n.state) || to;
 					status.textContent = 'saved';
 					badge.replaceWith(badge = stateBadge(a.state));
@@ -76,7 +76,7 @@ export async function render(ctx) {
 		const who = h('span', null, whoText(a));
 		return h('tr', { dataset: { id: a.id } },
 			h('td', { class: 'num' }, String(a.id)),
-			h('td', { class: 'wrap-anywhere' }, a.title || '(untitled)', h('div', { class: 'muted small' }, a.kind === 'change_point' ? 'change point' : a.kind === 'verdict' ? 'regression verdict' : a.kind, a.host ? ' · host ' + a.host : '', a.metric ? ' · ' + a.metric : '')),
+			h('td', { class: 'wrap-anywhere' }, a.title || '(untitled)', h('div', { class: 'muted small' }, a.kind === 'change_point' ? 'change point' : a.kind === 'verdict' ? 'regression verdict' : a.kind, a.metric ? ' · ' + a.metric : '')),
 			h('td', { class: 'num ' + (worse(a.metric, a.delta) ? 'pos' : '') }, fmt.spct(a.delta), a.metric ? h('div', { class: 'muted small' }, metricLabel(a.metric)) : null),
 			h('td', null,
 				a.experimentId !== null ? h('a', { href: link('/experiments/' + a.experimentId) }, 'experiment #' + a.experimentId) : null,
@@ -99,9 +99,9 @@ function historyOf(a) {
 		d.dataset.loaded = '1';
 		try {
 			const r = await api('/api/v1/alerts/' + a.id);
-			const hist = arr((r && (r.alert || r).history) || []);
+			const hist = normAlert(r).history;
 			d.appendChild(hist.length
-				? h('ul', null, hist.map((x) => h('li', null, String(x.state ?? ''), ' by ', String(x.who ?? '?'), ', ', fmt.time(x.at), x.note ? ' — ' + x.note : '')))
+				? h('ul', null, hist.map((x) => h('li', null, x.state, ' by ', x.who || '?', ', ', fmt.time(x.at), x.note ? ' — ' + x.note : '')))
 				: h('p', null, 'No changes yet.'));
 		} catch (e) {
 			d.appendChild(errorBox(e));
@@ -111,8 +111,8 @@ function historyOf(a) {
 }
 
 function whoText(a) {
-	const h0 = a.history && a.history.length ? a.history[a.history.length - 1] : null;
-	const who = a.who || (h0 && h0.who) || '';
+	const h0 = a.history.length ? a.history[a.history.length - 1] : null;
+	const who = a.who;
 	const at = a.updated || (h0 && h0.at);
 	return (who ? 'by ' + who + ', ' : '') + fmt.ago(at);
 }

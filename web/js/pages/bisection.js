@@ -2,61 +2,51 @@
 // good end, CI, MDE, verdict, good/bad/skipped) in the order it ran, the
 // culprit with its numbers, links to its experiment, its exact perf diff
 // and the report alert, and the top rows of that perf diff.
-import { h, fmt, link, stateBadge, verdictBadge, arr, num } from '../util.js';
+import { h, fmt, link, stateBadge, verdictBadge } from '../util.js';
 import { api } from '../api.js';
-import { isExact } from '../model.js';
+import { isExact, normBisection } from '../model.js';
 import { errorBox, exactTable, exactSummary } from '../widgets.js';
 
 const short = (sha) => String(sha ?? '').slice(0, 12);
 const ci = (lo, hi) => (lo === null || hi === null ? '–' : '[' + fmt.spct(lo) + ', ' + fmt.spct(hi) + ']');
 
-function normStep(s) {
-	return {
-		commit: String(s.commit ?? ''), subject: String(s.subject ?? ''), author: String(s.author ?? ''),
-		exp: num(s.experiment_id), state: String(s.state ?? ''), runs: num(s.runs),
-		delta: num(s.delta_pct), lo: num(s.ci_lo), hi: num(s.ci_hi), mde: num(s.mde_pct),
-		verdict: s.verdict ? String(s.verdict) : null,
-		mark: s.state === 'skipped' ? 'skipped' : s.bad === true ? 'bad' : s.bad === false ? 'good' : '–',
-	};
-}
-
 export async function render(ctx) {
 	const id = ctx.params[0];
 	document.title = 'Bisection ' + id + ' · perflab';
-	const b = await api('/api/v1/bisections/' + encodeURIComponent(id));
+	const b = normBisection(await api('/api/v1/bisections/' + encodeURIComponent(id)));
 	if (ctx.stale) return;
-	const steps = arr(b.steps).map(normStep);
-	const c = b.culprit && typeof b.culprit === 'object' ? b.culprit : null;
+	const steps = b.steps;
+	const c = b.culprit;
 	const root = h('div', { id: 'bisection' });
 	ctx.el.appendChild(root);
 	root.append(
 		h('h1', null, 'Bisection ', String(b.id ?? id), ' ', stateBadge(b.state)),
 		h('p', { class: 'muted', id: 'bisection-head' },
-			String(b.base ?? ''), ' ', String(b.label ?? ''), ' · good ', h('span', { class: 'mono' }, short(b.good)),
-			' · bad ', h('span', { class: 'mono' }, short(b.bad)), ' · step ', fmt.spct(num(b.step_pct)),
-			num(b.track_id) !== null ? [' · ', h('a', { href: link('/tracks/' + b.track_id) }, 'track #' + b.track_id)] : null));
+			b.base, ' ', b.label, ' · good ', h('span', { class: 'mono' }, short(b.good)),
+			' · bad ', h('span', { class: 'mono' }, short(b.bad)), ' · step ', fmt.spct(b.stepPct),
+			b.trackId !== null ? [' · ', h('a', { href: link('/tracks/' + b.trackId) }, 'track #' + b.trackId)] : null));
 
-	if (b.failure_reason) root.appendChild(h('p', { class: 'error', id: 'bisection-failure' }, 'The bisection failed: ' + String(b.failure_reason)));
+	if (b.failure) root.appendChild(h('p', { class: 'error', id: 'bisection-failure' }, 'The bisection failed: ' + b.failure));
 	const cul = h('div', { class: 'panel', id: 'culprit' });
 	root.appendChild(cul);
 	if (!c) {
 		const skipped = steps.filter((s) => s.state === 'skipped').map((s) => short(s.commit));
 		cul.appendChild(h('p', null, b.state === 'done' ?
 			['No single culprit: every commit in between was skipped', skipped.length ? ' (' + skipped.join(', ') + ')' : '', '.'] :
-			'No culprit yet: the bisection is ' + String(b.state ?? 'running') + '.'));
+			'No culprit yet: the bisection is ' + (b.state || 'running') + '.'));
 	} else {
-		const exp = num(c.experiment_id);
+		const exp = c.exp;
 		cul.append(
-			h('h2', null, 'Culprit ', h('span', { class: 'mono', id: 'culprit-commit' }, String(c.commit ?? ''))),
-			h('p', null, h('b', { id: 'culprit-subject' }, String(c.subject ?? '')), ' — ', String(c.author ?? ''),
+			h('h2', null, 'Culprit ', h('span', { class: 'mono', id: 'culprit-commit' }, c.commit)),
+			h('p', null, h('b', { id: 'culprit-subject' }, c.subject), ' — ', c.author,
 				c.email ? ' <' + c.email + '>' : ''),
-			h('p', { id: 'culprit-numbers' }, 'Δ ', h('b', null, fmt.spct(num(c.delta_pct))), ' · 95 % CI ', ci(num(c.ci_lo), num(c.ci_hi)),
-				' · MDE ', fmt.pct(num(c.mde_pct)), ' · ', verdictBadge(c.verdict)),
+			h('p', { id: 'culprit-numbers' }, 'Δ ', h('b', null, fmt.spct(c.delta)), ' · 95 % CI ', ci(c.lo, c.hi),
+				' · MDE ', fmt.pct(c.mde), ' · ', verdictBadge(c.verdict)),
 			h('p', null,
 				exp !== null ? [h('a', { href: link('/experiments/' + exp), id: 'culprit-experiment' }, 'experiment #' + exp), ' · ',
 					h('a', { href: link('/experiments/' + exp + '/perf-diff'), id: 'culprit-perfdiff' }, 'exact perf diff')] : null,
-				c.message_id ? [' · in reply to ', h('span', { class: 'mono' }, String(c.message_id))] : null,
-				num(b.report_alert_id) !== null ? [' · ', h('a', { href: link('/alerts', { id: b.report_alert_id }) }, 'report alert #' + b.report_alert_id)] : null));
+				c.messageId ? [' · in reply to ', h('span', { class: 'mono' }, c.messageId)] : null,
+				b.reportAlertId !== null ? [' · ', h('a', { href: link('/alerts', { id: b.reportAlertId }) }, 'report alert #' + b.reportAlertId)] : null));
 		if (exp !== null) {
 			const slot = h('div', { id: 'culprit-diff' });
 			cul.appendChild(slot);

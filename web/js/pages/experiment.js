@@ -1,13 +1,12 @@
-// Experiment: patch, verdict (delta %, 95 % CI, MDE), LKP-style table,
+// Experiment: patch, verdict (delta %, 95 % CI, MDE), the LKP table and
+// the perflab-bench command line (both rendered by the daemon),
 // IOPS over time per run (uPlot), run means per variant (strip plot),
 // top of the perf diff, jobs with build/boot/bench logs. Live via SSE.
 import { h, clear, fmt, link, stateBadge, variantColor, num, median, si } from '../util.js';
 import { api } from '../api.js';
-import { normExperiment, runMeans, perfDiffRows, isExact } from '../model.js';
+import { normExperiment, normPatch, runMeans, perfDiffRows, isExact } from '../model.js';
 import { runsChart, stripPlot } from '../charts.js';
 import { errorBox, verdictPanel, exactSummary, exactTable } from '../widgets.js';
-
-import { metricDefs, metricLabel, fmtMetric } from '../metrics.js';
 
 export async function render(ctx) {
 	const id = ctx.params[0];
@@ -23,7 +22,7 @@ export async function render(ctx) {
 
 	async function load() {
 		const raw = await api('/api/v1/experiments/' + encodeURIComponent(id));
-		return normExperiment(raw.experiment || raw);
+		return normExperiment(raw);
 	}
 
 	function draw(perfReq) {
@@ -108,7 +107,7 @@ function header(e) {
 			h('dt', null, 'Submitter'), h('dd', null, e.submitter || '–'),
 			h('dt', null, 'Host'), h('dd', null, e.host || (e.label ? 'not yet claimed (label ' + e.label + ')' : 'not yet claimed')),
 			h('dt', null, 'Base'), h('dd', null, [e.base, e.config && 'config ' + e.config, e.backend && 'backend ' + e.backend].filter(Boolean).join(', ') || '–'),
-			h('dt', null, 'Bench'), h('dd', { class: 'mono small' }, benchText(e.bench)),
+			h('dt', null, 'Bench'), h('dd', { class: 'mono small', id: 'bench-command' }, e.benchCommand || '–'),
 			e.toggle ? [h('dt', null, 'Design'), h('dd', { id: 'toggle-design' },
 				'toggle: one kernel booted once, ' + (e.runsPerBoot ?? '?') + ' rounds per boot, variants alternate by runtime settings (',
 				e.variants.map((v, i) => h('span', { class: 'mono small' }, (i ? '; ' : '') + v.name + ': ' +
@@ -148,56 +147,13 @@ function failedVariants(e) {
 		v.failureLog ? h('pre', { class: 'log' }, v.failureLog) : null)));
 }
 
-function benchText(b) {
-	if (!b) return '–';
-	const f = [];
-	if (b.bs !== undefined) f.push('bs ' + b.bs + ' B');
-	if (b.depth !== undefined) f.push('QD ' + b.depth);
-	if (b.submit_batch !== undefined) f.push('submit batch ' + b.submit_batch);
-	if (b.complete_batch !== undefined) f.push('complete batch ' + b.complete_batch);
-	if (b.polled !== undefined) f.push(b.polled ? 'polled' : 'IRQ');
-	if (b.random !== undefined) f.push(b.random ? 'random' : 'sequential');
-	if (b.runtime !== undefined) f.push('runtime ' + b.runtime + ' s');
-	if (b.warmup !== undefined) f.push('warm-up ' + b.warmup + ' s');
-	if (b.target) f.push('target ' + b.target);
-	return f.join(', ') || JSON.stringify(b);
-}
-
-// LKP layout: base mean ±%stddev | %change | new mean ±%stddev | metric
+// The LKP comparison table of the runs so far and, once analysed, each
+// verdict's own text: both rendered by the daemon.
 function lkpBlock(e) {
-	if (e.lkp) return h('pre', { class: 'lkp', id: 'lkp' }, e.lkp);
-	const ctl = e.variants.find((v) => v.isControl) || e.variants[0];
-	if (!ctl || !ctl.runs.length) return h('div', { class: 'empty', id: 'lkp' }, 'The table appears when runs have finished on the control.');
-	const lines = [];
-	const stat = (xs) => {
-		const a = xs.filter((x) => x !== null && Number.isFinite(x));
-		if (!a.length) return null;
-		const m = a.reduce((s, x) => s + x, 0) / a.length;
-		const sd = a.length > 1 ? Math.sqrt(a.reduce((s, x) => s + (x - m) ** 2, 0) / (a.length - 1)) : 0;
-		return { m, sdp: m ? (100 * sd) / Math.abs(m) : 0 };
-	};
-	const cell = (s) => (s ? (fmtLkp(s.m) + ' ±' + s.sdp.toFixed(1).padStart(4) + '%').padStart(18) : '–'.padStart(18));
-	const others = e.variants.filter((v) => v !== ctl);
-	lines.push(ctl.name.padStart(18) + '                  ' + others.map((v) => v.name).join(' / '));
-	lines.push('---------------- ' + ' --------------------------- '.repeat(Math.max(1, others.length)));
-	// every metric of the table that has a better direction
-	const metrics = metricDefs().filter((m) => m.direction !== 'neutral')
-		.map((m) => [m.name, (r) => r.metrics[m.name]]);
-	for (const [name, f] of metrics) {
-		const b = stat(ctl.runs.map(f));
-		if (!b) continue;
-		let line = cell(b);
-		for (const v of others) {
-			const n = stat(v.runs.map(f));
-			const ch = n && b.m ? (100 * (n.m - b.m)) / b.m : null;
-			line += '  ' + (ch === null ? '' : (ch >= 0 ? '+' : '') + ch.toFixed(1) + '%').padStart(7) + ' ' + cell(n);
-		}
-		lines.push(line + '  ' + name);
-	}
-	return h('pre', { class: 'lkp', id: 'lkp' }, lines.join('\n'));
-}
-function fmtLkp(v) {
-	return Math.abs(v) >= 1e4 ? Math.round(v).toString() : v.toFixed(2);
+	const verdicts = e.comparisons.map((c) => c.text).filter(Boolean);
+	if (!e.lkp && !verdicts.length)
+		return h('div', { class: 'empty', id: 'lkp' }, 'The table appears when runs have finished on the control.');
+	return h('pre', { class: 'lkp', id: 'lkp' }, [e.lkp, ...verdicts].filter(Boolean).join('\n'));
 }
 
 // Start the perf-diff request as soon as the experiment is known (it runs
@@ -263,7 +219,7 @@ function lazyPatch(p, open) {
 		try {
 			if (!patchCache.has(p.id)) patchCache.set(p.id, api('/api/v1/patches/' + p.id));
 			const r = await patchCache.get(p.id);
-			const raw = String((r && (r.raw ?? (r.patch && r.patch.raw))) || '');
+			const raw = (normPatch(r) || {}).raw || '';
 			d.querySelector('summary').textContent = 'Raw patch (' + fmt.count(raw.length, 'bytes') + ')';
 			d.appendChild(patchPre(raw));
 		} catch (err) {
@@ -298,8 +254,6 @@ function patchPre(raw) {
 function jobsBlock(e) {
 	const rows = [];
 	const jobs = e.jobs.length ? e.jobs : [];
-	const runById = new Map();
-	for (const v of e.variants) for (const r of v.runs) if (r.id !== null) runById.set(r.id, { r, v });
 	if (!jobs.length) {
 		// No job list in the answer: show runs with their logs.
 		for (const v of e.variants) for (const r of v.runs)
@@ -307,8 +261,8 @@ function jobsBlock(e) {
 	} else {
 		for (const j of jobs) {
 			const v = e.variants.find((x) => x.id === j.variantId || x.name === j.variant);
-			const run = j.runId !== null ? (runById.get(j.runId) || {}).r : v && v.runs.find((r) => r.jobId === j.id);
-			rows.push({ exp: e.id, variant: v ? v.name : j.variant, index: j.runIndex, seq: j.seq, state: j.state, attempt: j.attempt, phase: j.phase, message: j.message, failure: j.failureReason, failureLog: j.failureLog, failureLogBytes: j.failureLogBytes, jobId: j.id, runId: run ? run.id : j.runId, run });
+			const run = v && v.runs.find((r) => r.jobId === j.id);
+			rows.push({ exp: e.id, variant: v ? v.name : j.variant, index: j.runIndex, seq: j.seq, state: j.state, attempt: j.attempt, phase: j.phase, message: j.message, failure: j.failureReason, failureLog: j.failureLog, failureLogBytes: j.failureLogBytes, jobId: j.id, runId: run ? run.id : null, run });
 		}
 	}
 	if (!rows.length) return h('div', { class: 'empty' }, 'No jobs yet.');
@@ -344,10 +298,7 @@ function jobsBlock(e) {
 // t/io_uring's layout.
 function benchLog(r) {
 	const lines = [];
-	const p = r.raw.params || {};
-	lines.push('perflab-bench ' + [p.target, p.depth !== undefined && '-d' + p.depth, p.submit_batch !== undefined && '-s' + p.submit_batch,
-		p.complete_batch !== undefined && '-c' + p.complete_batch, p.bs !== undefined && '-b' + p.bs, p.polled !== undefined && '-p' + (p.polled ? 1 : 0),
-		p.runtime !== undefined && '-r' + p.runtime, p.warmup !== undefined && '-w' + p.warmup].filter(Boolean).join(' '));
+	if (r.benchCommand) lines.push(r.benchCommand);
 	if (r.kernel) lines.push('kernel ' + r.kernel);
 	for (const s of r.samples) {
 		lines.push('IOPS=' + s.iops + ', IOS/call=' + (s.perSubmit ?? '?') + '/' + (s.perReap ?? '?') + ', inflight=(' + (s.inflight ?? '?') + ')' + (s.t <= r.warmup ? '   [warm-up]' : ''));

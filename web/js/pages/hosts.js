@@ -26,7 +26,7 @@ export async function render(ctx) {
 	async function load() {
 		let list;
 		try {
-			list = arr(await api('/api/v1/hosts'), 'hosts', 'items').map(normHost);
+			list = arr((await api('/api/v1/hosts')).hosts).map(normHost);
 		} catch (e) {
 			clear(body).appendChild(errorBox(e));
 			return;
@@ -52,8 +52,8 @@ export async function render(ctx) {
 				return h('tr', { dataset: { name: x.name } },
 					h('td', null, h('b', null, x.name)),
 					h('td', null, stateBadge(stateOf(x))),
-					h('td', null, j ? [j.experiment_id ? h('a', { href: link('/experiments/' + j.experiment_id) }, 'experiment #' + j.experiment_id) : null,
-						' job ' + (j.id ?? j.job_id ?? ''), j.phase ? ' · ' + j.phase : '', j.variant ? ' · ' + j.variant : ''] : h('span', { class: 'muted' }, '–')),
+					h('td', null, j ? [j.experimentId !== null ? h('a', { href: link('/experiments/' + j.experimentId) }, 'experiment #' + j.experimentId) : null,
+						' job ' + (j.id ?? ''), j.phase ? ' · ' + j.phase : '', j.variant ? ' · ' + j.variant : ''] : h('span', { class: 'muted' }, '–')),
 					h('td', { class: 'nowrap', title: fmt.time(x.lastSeen) }, fmt.ago(x.lastSeen)),
 					h('td', null, x.backend || '–', x.labels.length ? h('div', { class: 'muted small' }, x.labels.join(', ')) : null),
 					h('td', { class: 'small' },
@@ -61,10 +61,10 @@ export async function render(ctx) {
 						h('div', { class: 'muted' }, [f.nvme && 'NVMe ' + f.nvme + (f.fw ? ' fw ' + f.fw : ''), f.kernel && 'kernel ' + f.kernel,
 							f.poll === undefined || f.poll === null ? null : f.poll ? 'polling ok' : 'no polled IO'].filter(Boolean).join(' · '))),
 					h('td', { class: 'num', title: 'run-to-run stddev of A/A run means, % of mean' }, x.calibration.length
-						? x.calibration.map((c) => h('div', null, fmt.pctSig(num(c.noise_pct)), h('span', { class: 'muted small' }, ' ' + metricLabel(c.metric))))
+						? x.calibration.map((c) => h('div', null, fmt.pctSig(c.noise), h('span', { class: 'muted small' }, ' ' + metricLabel(c.metric))))
 						: x.noise !== null ? fmt.pctSig(x.noise) : h('span', { class: 'muted', title: 'run an A/A (calibration) experiment on this host' }, 'not calibrated')),
 					h('td', { class: 'num', title: 'minimum detectable effect at the calibration run count' }, x.calibration.length
-						? x.calibration.map((c) => h('div', null, fmt.pctSig(num(c.mde_pct)) + (num(c.runs) ? ' at ' + num(c.runs) + ' runs' : ''), h('span', { class: 'muted small' }, ' ' + fmt.ago(c.computed_at))))
+						? x.calibration.map((c) => h('div', null, fmt.pctSig(c.mde) + (c.runs ? ' at ' + c.runs + ' runs' : ''), h('span', { class: 'muted small' }, ' ' + fmt.ago(c.computed))))
 						: x.mde !== null ? fmt.pctSig(x.mde) + (x.mdeRuns ? ' at ' + x.mdeRuns + ' runs' : '') : '–'),
 					ladderCell(x.ladder));
 			}))));
@@ -83,11 +83,11 @@ export async function render(ctx) {
 function ladderCell(l) {
 	if (!l)
 		return h('td', { class: 'num muted', title: 'run a ladder calibration: perflab calibrate --ladder' }, '–');
-	const slope = num(l.slope_pct), r2 = num(l.r2), mde = num(l.mde_units);
+	const slope = l.slope, r2 = l.r2, mde = l.mdeUnits;
 	return h('td', { class: 'num ladder-fit', title: 'slope of the delta against N, its R², and the MDE in canary units' },
 		h('div', null, (slope === null ? '?' : (slope >= 0 ? '+' : '') + slope.toFixed(4)) + ' %/unit'),
 		h('div', { class: 'muted small' }, 'R² ' + (r2 === null ? '?' : r2.toFixed(4)) +
 			(mde === null ? '' : ' · MDE ' + mde.toFixed(3) + ' units')),
-		l.experiment_id ? h('a', { class: 'small', href: link('/experiments/' + l.experiment_id) }, 'experiment #' + l.experiment_id) : null);
+		l.experimentId !== null ? h('a', { class: 'small', href: link('/experiments/' + l.experimentId) }, 'experiment #' + l.experimentId) : null);
 }
 

@@ -31,7 +31,7 @@ export async function render(ctx) {
 		let list;
 		try {
 			const res = await api('/api/v1/experiments', { query: { state: sel.value, limit: LIMIT, before } });
-			list = arr(res, 'experiments', 'items').map(normExperiment).filter(Boolean);
+			list = arr(res.experiments).map(normExperiment).filter(Boolean);
 		} catch (e) {
 			clear(body).appendChild(errorBox(e));
 			return;

@@ -8,37 +8,9 @@
 import { h, fmt, link, stateBadge, arr, num, cssVar, si } from '../util.js';
 import { api } from '../api.js';
 import { metricLabel, fmtMetric, higherIsWorse } from '../metrics.js';
-import { worse } from '../model.js';
+import { normTrack, worse } from '../model.js';
 
 const short = (sha) => String(sha ?? '').slice(0, 12);
-
-export function normTrack(t) {
-	const every = t.every || {};
-	return {
-		id: num(t.id),
-		base: String(t.base ?? ''), ref: String(t.ref ?? ''),
-		label: String(t.label ?? ''), backend: String(t.backend ?? ''),
-		runs: num(t.runs), head: String(t.head ?? ''),
-		every: every.seconds ? 'every ' + every.seconds + ' s' : every.commits > 1 ? 'every ' + every.commits + ' commits' : 'every commit',
-		listed: Array.isArray(t.points),
-		// the series' metric (ns_per_io when every run has it, else iops);
-		// null until the first point is measured
-		metric: t.metric ? String(t.metric) : '',
-		npoints: Array.isArray(t.points) ? t.points.filter((p) => num(p.value) !== null).length : num(t.npoints),
-		nchange: Array.isArray(t.change_points) ? t.change_points.length : num(t.nchange_points),
-		last: t.last && typeof t.last === 'object' ? { commit: String(t.last.commit ?? ''), value: num(t.last.value) } : null,
-		pollError: t.poll_error ? String(t.poll_error) : '',
-		points: arr(t.points).map((p) => ({
-			commit: String(p.commit ?? ''), subject: String(p.subject ?? ''), author: String(p.author ?? ''),
-			t: num(p.t), value: num(p.value), exp: num(p.experiment_id), state: String(p.state ?? ''),
-		})),
-		changePoints: arr(t.change_points).map((c) => ({
-			id: num(c.id), index: num(c.index), good: String(c.good ?? ''), bad: String(c.bad ?? ''),
-			delta: num(c.delta_pct), confirmed: c.confirmed === true,
-		})),
-		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: String(b.state ?? ''), culprit: b.culprit ? String(b.culprit) : '' })),
-	};
-}
 
 // "ns/IO (lower is better)": which way a step of the series is worse.
 const direction = (metric) => (metric ? metricLabel(metric) + (higherIsWorse(metric) ? ' (lower is better)' : ' (higher is better)') : 'not measured yet');
@@ -50,7 +22,7 @@ export async function render(ctx) {
 	document.title = 'Tracks · perflab';
 	const root = h('div', { id: 'tracks' }, h('h1', null, 'Tracks'));
 	ctx.el.appendChild(root);
-	const list = arr(await api('/api/v1/tracks'), 'tracks', 'items').map(normTrack);
+	const list = arr((await api('/api/v1/tracks')).tracks).map(normTrack);
 	if (!list.length) {
 		root.appendChild(h('div', { class: 'empty', id: 'tracks-empty' },
 			h('strong', null, 'No tracks yet. '),

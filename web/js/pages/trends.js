@@ -6,44 +6,8 @@ import { h, clear, fmt, link, setQuery, num, arr, toUnix } from '../util.js';
 import { metricLabel } from '../metrics.js';
 import { api } from '../api.js';
 import { trendChart } from '../charts.js';
-import { normAlert, worse } from '../model.js';
+import { normAlert, normHost, normSeries, worse } from '../model.js';
 import { errorBox } from '../widgets.js';
-
-export function normSeries(s) {
-	const pts = arr(s.points, 'items');
-	const t = new Array(pts.length), v = new Array(pts.length);
-	let n = 0;
-	for (const p of pts) {
-		const tt = Array.isArray(p) ? num(p[0]) : toUnix(p.t ?? p.time);
-		const vv = Array.isArray(p) ? num(p[1]) : num(p.value, p.v);
-		if (tt === null || vv === null) continue;
-		t[n] = tt; v[n] = vv; n++;
-	}
-	t.length = n; v.length = n;
-	// uPlot needs ascending x
-	let sorted = true;
-	for (let i = 1; i < n; i++) if (t[i] < t[i - 1]) { sorted = false; break; }
-	if (!sorted) {
-		const idx = t.map((_, i) => i).sort((a, b) => t[a] - t[b]);
-		const t2 = idx.map((i) => t[i]), v2 = idx.map((i) => v[i]);
-		t.splice(0, n, ...t2); v.splice(0, n, ...v2);
-	}
-	return {
-		id: num(s.id, s.series_id),
-		name: String(s.name ?? ''),
-		host: String((s.host && typeof s.host === 'object' ? s.host.name : s.host) ?? s.host_name ?? ''),
-		label: String(s.label ?? ''),
-		metric: String(s.metric ?? 'iops'),
-		hostId: num(s.host_id),
-		count: num(s.count, s.points_count, typeof s.points === 'number' ? s.points : null) ?? n,
-		cpCount: typeof s.change_points === 'number' ? s.change_points : null,
-		points: { t, v },
-		changePoints: arr(s.change_points ?? s.changes).map((c) => ({
-			id: num(c.id), t: toUnix(c.t ?? c.time), delta: num(c.delta_pct, c.delta),
-			before: num(c.mean_before), after: num(c.mean_after), p: num(c.p_value), alertId: num(c.alert_id),
-		})).filter((c) => c.t !== null),
-	};
-}
 
 const unitOf = metricLabel;
 
@@ -58,12 +22,12 @@ export async function render(ctx) {
 	const alertsReq = api('/api/v1/alerts', { query: { limit: 1000 } });
 	alertsReq.catch(() => {});
 	const listRes = await api('/api/v1/series');
-	let list = arr(listRes, 'series', 'items').map(normSeries);
+	let list = arr(listRes.series).map(normSeries);
 	// Host names for series that carry only host_id.
 	if (list.some((s) => !s.host && s.hostId !== null)) {
 		try {
-			const hs = arr(await api('/api/v1/hosts'), 'hosts');
-			for (const s of list) if (!s.host && s.hostId !== null) s.host = String((hs.find((x) => x.id === s.hostId) || {}).name || 'host ' + s.hostId);
+			const hs = arr((await api('/api/v1/hosts')).hosts).map(normHost);
+			for (const s of list) if (!s.host && s.hostId !== null) s.host = (hs.find((x) => x.id === s.hostId) || {}).name || 'host ' + s.hostId;
 		} catch { /* names are a nicety */ }
 	}
 	if (!list.length) {
@@ -100,7 +64,7 @@ export async function render(ctx) {
 	const alertByCp = new Map(), alertBySeries = new Map();
 	const alertsReady = (async () => { try {
 		const a = await alertsReq;
-		for (const al of arr(a, 'alerts', 'items').map(normAlert)) {
+		for (const al of arr(a.alerts).map(normAlert)) {
 			if (al.changePointId !== null) alertByCp.set(al.changePointId, al);
 			if (al.seriesId !== null) (alertBySeries.get(al.seriesId) || alertBySeries.set(al.seriesId, []).get(al.seriesId)).push(al);
 		}
@@ -171,7 +135,7 @@ export async function render(ctx) {
 	async function fillPanel(s, panel) {
 		if (!s.points.t.length && s.count) {
 			const r = await api('/api/v1/series', { query: { id: s.id, format: 'pairs' } });
-			const full = normSeries(r.series && !Array.isArray(r.series) ? r.series : r);
+			const full = normSeries(r);
 			Object.assign(s, { points: full.points, changePoints: full.changePoints.length ? full.changePoints : s.changePoints });
 		}
 		await alertsReady;
@@ -184,7 +148,7 @@ export async function render(ctx) {
 			slot.appendChild(h('div', { class: 'empty' }, 'This series has no points yet.'));
 			return;
 		}
-		const cps = s.changePoints.map((c) => Object.assign({}, c, { alert: (c.alertId !== null ? { id: c.alertId } : null) || (c.id !== null ? alertByCp.get(c.id) : null) }));
+		const cps = s.changePoints.map((c) => Object.assign({}, c, { alert: c.id !== null ? alertByCp.get(c.id) : null }));
 		const u = trendChart(slot, s.name, s.points, cps, {
 			unit: unitOf(s.metric), range: [sel.from, sel.to],
 			onZoom: (min, max) => {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * benchargs: bench parameters from a job into perflab-bench flags.
+ * benchargs: bench parameters into perflab-bench flags; see benchargs.h.
  */
-#include "runners/runner/benchargs.h"
+#include "common/benchargs.h"
 #include "common/bench_params.h"
 
 #include <stdio.h>
@@ -123,4 +123,21 @@ void benchargs_free(struct benchargs *a)
 		free(a->v[i]);
 	a->n = 0;
 	a->v[0] = NULL;
+}
+
+char *benchargs_command(const json_t *bench, const char *target)
+{
+	const char *t = json_string_value(json_object_get(bench, "target"));
+	struct benchargs a;
+	char err[128], *flags, *cmd = NULL;
+
+	if (benchargs_from_json(bench, &a, err, sizeof(err)))
+		return NULL;
+	flags = benchargs_join(&a, ' ');
+	if (flags && asprintf(&cmd, "perflab-bench%s%s %s", a.n ? " " : "", flags,
+			      t && *t ? t : target) < 0)
+		cmd = NULL;
+	free(flags);
+	benchargs_free(&a);
+	return cmd;
 }
