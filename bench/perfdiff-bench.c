@@ -54,10 +54,10 @@ static const char *const dsos[] = {
 };
 
 /* Profile with @n symbols out of a universe of names; @skew picks which. */
-static void make_profile(struct pd_profile *p, char **names, size_t n,
+static void make_profile(struct perfdiff_run *p, char **names, size_t n,
 			 size_t offset, uint64_t seed)
 {
-	struct pd_sym *s = calloc(n, sizeof(*s));
+	struct perfdiff_sym *s = calloc(n, sizeof(*s));
 	uint64_t total = 0;
 	size_t i, j;
 
@@ -65,12 +65,11 @@ static void make_profile(struct pd_profile *p, char **names, size_t n,
 		j = (i * 7919 + offset) % (n + n / 20);	/* shuffled, 5% shifted */
 		s[i].dso = dsos[j % 4];
 		s[i].name = names[j];
-		s[i].samples = 1 + rnd(&seed) % 1000;
-		total += s[i].samples;
+		s[i].count[0] = 1 + rnd(&seed) % 1000;
+		total += s[i].count[0];
 	}
 	p->event = "cpu-clock";
-	p->total = total + total / 10;
-	p->lost = 0;
+	p->counter[0] = total + total / 10; /* samples; none lost */
 	p->nr_syms = n;
 	p->syms = s;
 }
@@ -90,13 +89,13 @@ int main(int argc, char **argv)
 	int iters = argc > 3 ? atoi(argv[3]) : 21, it;
 	size_t universe = nsym + nsym / 20 + 1, i;
 	char **names = malloc(universe * sizeof(*names));
-	struct pd_profile *prof = calloc(2 * runs, sizeof(*prof));
-	struct pd_side sides[2];
+	struct perfdiff_run *prof = calloc(2 * runs, sizeof(*prof));
+	struct perfdiff_side sides[2];
 	double *tc = calloc(iters, sizeof(double));
 	double *tt = calloc(iters, sizeof(double));
 	double *cc = calloc(iters, sizeof(double));
 	double *ct = calloc(iters, sizeof(double));
-	struct pd_opts o;
+	struct perfdiff_opts o;
 	char err[128], what[80];
 	size_t rows = 0, textlen = 0;
 
@@ -110,12 +109,12 @@ int main(int argc, char **argv)
 		make_profile(&prof[i], names, nsym, 0, 88172645463325252ULL + i);
 		make_profile(&prof[runs + i], names, nsym, nsym / 20, 1234567 + i);
 	}
-	sides[0] = (struct pd_side){ "control", runs, prof };
-	sides[1] = (struct pd_side){ "tag", runs, prof + runs };
+	sides[0] = (struct perfdiff_side){ "control", runs, prof };
+	sides[1] = (struct perfdiff_side){ "tag", runs, prof + runs };
 	perfdiff_default_opts(&o);
 	for (it = 0; it < iters; it++) {
 		double c0 = cpu_ms(), t0 = now_ms(), t1, t2, c1;
-		struct pd_result *r = perfdiff_compute(sides, 2, &o, err, sizeof(err));
+		struct perfdiff_result *r = perfdiff_compute(&perfdiff_samples, sides, 2, &o, err, sizeof(err));
 		char *text;
 
 		if (!r) {

@@ -10,8 +10,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 out=build/bench
 mkdir -p "$out"
+# the perf-diff core and what it uses, as perflabd links it (make)
 ${CC:-cc} -std=gnu11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Icommon \
-	-o "$out/perfdiff-bench" bench/perfdiff-bench.c daemon/analysis/perfdiff.c -lm
+	-o "$out/perfdiff-bench" bench/perfdiff-bench.c build/libdaemon.a -ljansson -lm
 "$out/perfdiff-bench" 50000 1 21
 "$out/perfdiff-bench" 50000 5 11
 

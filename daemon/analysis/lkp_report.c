@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/analysis/lkp_report.h"
+#include "daemon/analysis/perfdiff.h"
 
 #define SHORT_SHA 12
 
@@ -223,7 +224,7 @@ static void perf_diff(FILE *f, const struct lkp_report *r)
 			num2(n, sizeof(n), p->new_, "%.2f"),
 			num2(d, sizeof(d), p->delta, "%+.2f"),
 			pct(s, sizeof(s), p->share, 0), dso_w, str(p->dso),
-			str(p->dso)[0] == '[' ? 'k' : '.', str(p->sym));
+			perfdiff_sym_level(str(p->dso)), str(p->sym));
 	}
 	if (r->lab_url && *r->lab_url && r->experiment_id) {
 		char line[512];

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * perf diff of aggregated profiles (see perfdiff.h for the definitions).
+ * perfdiff - compute and sort a perf diff (see perfdiff.h).
  *
- * Symbols are interned in a symtab keyed by (dso, name); each distinct
- * symbol gets a row with one accumulator per side. A run's per-symbol share is linear in its samples, so duplicates
- * within a run add up before the share is squared for the stddev.
+ * Symbols are interned in a symtab keyed by (dso, name); each row has one
+ * accumulator per side holding each figure's pending count of the current
+ * run and Welford's running mean over the runs the symbol was in. A
+ * symbol named twice in one run adds up before the run's value is taken;
+ * runs without it count as 0 when the side is closed.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,33 +18,23 @@
 #include "daemon/analysis/perfdiff_noise.h"
 #include "daemon/analysis/symtab.h"
 
-struct acc {
-	uint64_t samples;
-	double sum; /* of per-run percent */
-	double sumsq;
-	double cur; /* percent in run @stamp, not yet squared */
-	int64_t stamp;
+/* Welford's running statistics over the runs that had the value. */
+struct welford {
+	size_t n;
+	double mean, m2, min, max;
 };
 
-/* Room for the symbols of every side's first run without rehashing. */
-static int symtab_presize(struct symtab *t, const struct pd_side *sides,
-			  size_t nr_sides)
-{
-	size_t want = 0, s;
+struct fig_acc {
+	uint64_t cur; /* pending count of the current run */
+	uint64_t count;
+	struct welford w;
+};
 
-	for (s = 0; s < nr_sides; s++)
-		if (sides[s].nr_runs)
-			want += sides[s].runs[0].nr_syms;
-	want = want > (1u << 24) ? 1u << 24 : want;
-	return symtab_reserve(t, want);
-}
-
-static void acc_flush(struct acc *a)
-{
-	a->sum += a->cur;
-	a->sumsq += a->cur * a->cur;
-	a->cur = 0;
-}
+struct acc {
+	int64_t stamp; /* run the pending counts belong to */
+	uint64_t norm; /* of that run */
+	struct fig_acc f[]; /* [kind->nr_figures] */
+};
 
 static int errf(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -57,125 +48,265 @@ static int errf(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static int check_run(const struct pd_profile *p, const char *event,
+static inline void welford_add(struct welford *a, double x)
+{
+	double d = x - a->mean;
+
+	if (!a->n || x < a->min)
+		a->min = x;
+	if (!a->n || x > a->max)
+		a->max = x;
+	a->n++;
+	a->mean += d / (double)a->n;
+	a->m2 += d * (x - a->mean);
+}
+
+/* Close @a over @runs runs: the runs without a value count as 0. */
+static void welford_close(struct welford *a, size_t runs,
+			  struct perfdiff_stat *s)
+{
+	size_t n0 = runs - a->n;
+	double d;
+
+	if (n0) {
+		d = a->mean;
+		a->m2 += d * d * (double)a->n * (double)n0 / (double)runs;
+		a->mean = a->mean * (double)a->n / (double)runs;
+		a->min = a->n ? fmin(a->min, 0) : 0;
+		a->max = a->n ? fmax(a->max, 0) : 0;
+		a->n = runs;
+	}
+	s->mean = a->mean;
+	s->min = a->min;
+	s->max = a->max;
+	s->sd = runs >= 2 ? sqrt(fmax(a->m2, 0) / (double)(runs - 1)) : NAN;
+}
+
+static inline void acc_flush(const struct perfdiff_kind *k, struct acc *a)
+{
+	size_t f, nf = k->nr_figures;
+	double scale = k->scale, norm = (double)a->norm;
+
+	if (!a->norm)
+		return;
+	for (f = 0; f < nf; f++) {
+		welford_add(&a->f[f].w, (double)a->f[f].cur * scale / norm);
+		a->f[f].cur = 0;
+	}
+	a->norm = 0;
+}
+
+static int check_run(const struct perfdiff_kind *k,
+		     const struct perfdiff_run *p, const char *event,
 		     const char *side, size_t run, char *err, size_t errlen)
 {
-	uint64_t sum = 0;
-	size_t i;
+	uint64_t sum[PERFDIFF_MAX_FIGURES] = { 0 }, c;
+	size_t i, f;
 
 	/* like perf diff, only profiles of the same event compare */
 	if (strcmp(p->event ? p->event : "", event))
-		return errf(
-			err, errlen,
-			"%s: run %zu: event '%s' is not the baseline's '%s'",
-			side, run, p->event ? p->event : "", event);
-	if (p->total == 0)
-		return errf(err, errlen, "%s: run %zu has an empty profile",
-			    side, run);
+		return errf(err, errlen,
+			    "%s: run %zu: %s '%s' is not the baseline's '%s'",
+			    side, run, k->event_key, p->event ? p->event : "",
+			    event);
+	if (!p->counter[0])
+		return errf(err, errlen, "%s: run %zu: %s", side, run,
+			    k->empty);
+	for (f = 0; f < k->nr_figures; f++)
+		if (k->figures[f].outside >= 0)
+			sum[f] = p->counter[k->figures[f].outside];
 	for (i = 0; i < p->nr_syms; i++) {
 		if (!p->syms[i].dso || !p->syms[i].name)
 			return errf(err, errlen,
 				    "%s: run %zu: symbol without name", side,
 				    run);
-		sum += p->syms[i].samples;
+		for (f = 0; f < k->nr_figures; f++) {
+			c = p->syms[i].count[f];
+			sum[f] += c;
+			if (sum[f] < c)
+				sum[f] = UINT64_MAX; /* above any total */
+		}
 	}
-	if (sum > p->total)
-		return errf(err, errlen,
-			    "%s: run %zu: symbol samples (%" PRIu64
-			    ") exceed the total (%" PRIu64 ")",
-			    side, run, sum, p->total);
+	for (f = 0; f < k->nr_figures; f++) {
+		int t = k->figures[f].total;
+
+		if (t >= 0 && sum[f] > p->counter[t])
+			return errf(err, errlen,
+				    "%s: run %zu: symbol %s (%" PRIu64
+				    ") exceed the total (%" PRIu64 ")",
+				    side, run, k->figures[f].name, sum[f],
+				    p->counter[t]);
+	}
 	return 0;
 }
 
-/* Add the runs of side @s to the table. */
-static int add_side(struct symtab *t, const struct pd_side *side, size_t s,
-		    const char *event, struct pd_side_info *info,
-		    int64_t *stamp, char *err, size_t errlen)
+static inline bool all_zero(const struct perfdiff_sym *y, size_t nf)
 {
-	size_t r, i;
+	size_t f;
+
+	for (f = 0; f < nf; f++)
+		if (y->count[f])
+			return false;
+	return true;
+}
+
+/* Add the runs of side @s to the table. */
+static int add_side(struct perfdiff_result *r, struct symtab *t,
+		    const struct perfdiff_side *side, size_t s, int64_t *stamp,
+		    char *err, size_t errlen)
+{
+	const struct perfdiff_kind *k = r->kind;
+	struct perfdiff_side_info *info = &r->sides[s];
+	size_t run, i, f, nf = k->nr_figures;
 
 	info->name = side->name ? side->name : "";
 	info->nr_runs = side->nr_runs;
 	if (!side->nr_runs)
-		return errf(err, errlen, "%s: no profiled runs", info->name);
-	for (r = 0; r < side->nr_runs; r++) {
-		const struct pd_profile *p = &side->runs[r];
-		double scale;
+		return errf(err, errlen, "%s: no %s", info->name, k->runs);
+	for (run = 0; run < side->nr_runs; run++) {
+		const struct perfdiff_run *p = &side->runs[run];
 
-		if (check_run(p, event, info->name, r, err, errlen))
+		if (check_run(k, p, r->event, info->name, run, err, errlen))
 			return -1;
-		scale = 100.0 / (double)p->total;
-		info->total += p->total;
-		info->lost += p->lost;
+		for (i = 0; i < k->nr_counters; i++)
+			info->counter[i] += p->counter[i];
 		++*stamp;
 		for (i = 0; i < p->nr_syms; i++) {
-			const struct pd_sym *y = &p->syms[i];
+			const struct perfdiff_sym *y = &p->syms[i];
 			struct acc *a;
 			long row;
 
-			if (!y->samples)
+			if (all_zero(y, nf))
 				continue;
 			row = symtab_get(t, y->dso, y->name);
 			if (row < 0)
 				return errf(err, errlen, "out of memory");
 			a = symtab_acc(t, row, s);
 			if (a->stamp != *stamp) {
-				acc_flush(a);
+				acc_flush(k, a);
 				a->stamp = *stamp;
+				a->norm = p->counter[0];
 			}
-			a->samples += y->samples;
-			a->cur += (double)y->samples * scale;
+			for (f = 0; f < nf; f++) {
+				a->f[f].cur += y->count[f];
+				a->f[f].count += y->count[f];
+			}
 		}
 	}
 	return 0;
 }
 
-static void fill_cell(struct pd_cell *c, struct acc *a,
-		      const struct pd_side_info *si)
+/* The side's counters per norm, run by run (the totals per IO). */
+static void side_stats(struct perfdiff_result *r,
+		       const struct perfdiff_side *side, size_t s)
 {
-	double n = (double)si->nr_runs, var;
+	const struct perfdiff_kind *k = r->kind;
+	size_t i, run;
 
-	acc_flush(a);
-	c->present = a->samples > 0;
-	c->samples = a->samples;
-	c->percent = (double)a->samples * 100.0 / (double)si->total;
-	c->stddev = NAN;
-	c->noise = -1;
-	c->p_value = NAN;
-	if (si->nr_runs >= 2) {
-		var = (a->sumsq - a->sum * a->sum / n) / (n - 1);
-		c->stddev = var > 0 ? sqrt(var) : 0.0;
+	for (i = 0; i < k->nr_counters; i++) {
+		struct welford w = { .n = 0 };
+
+		for (run = 0; run < side->nr_runs; run++) {
+			const struct perfdiff_run *p = &side->runs[run];
+
+			welford_add(&w, (double)p->counter[i] * k->scale /
+						(double)p->counter[0]);
+		}
+		welford_close(&w, side->nr_runs, &r->sides[s].per[i]);
 	}
 }
 
-static void compare_cell(struct pd_cell *c, const struct pd_cell *b,
-			 const struct pd_result *r, size_t s)
+double perfdiff_value(const struct perfdiff_result *r,
+		      const struct perfdiff_cell *c, size_t f)
 {
+	return r->kind->pooled ? c->v[f].pooled : c->v[f].run.mean;
+}
+
+/* The value of counter @i of side @s, as perfdiff_value() of a cell. */
+static double side_value(const struct perfdiff_result *r, size_t s, int i)
+{
+	const struct perfdiff_side_info *si = &r->sides[s];
+
+	if (r->kind->pooled)
+		return (double)si->counter[i] * r->kind->scale /
+		       (double)si->counter[0];
+	return si->per[i].mean;
+}
+
+static int unstable(const struct perfdiff_stat *s, size_t runs,
+		    const struct perfdiff_opts *o)
+{
+	if (runs < 2)
+		return -1;
+	return s->max - s->min > o->tol_abs + o->tol_rel * fabs(s->mean);
+}
+
+static void fill_cell(struct perfdiff_result *r, struct perfdiff_cell *c,
+		      struct acc *a, size_t s)
+{
+	const struct perfdiff_kind *k = r->kind;
+	const struct perfdiff_side_info *si = &r->sides[s];
+	size_t f;
+
+	acc_flush(k, a);
+	c->noise = -1;
+	c->p_value = NAN;
+	c->unstable = -1;
+	for (f = 0; f < k->nr_figures; f++) {
+		struct perfdiff_value *v = &c->v[f];
+		int t = k->figures[f].total;
+		double tv;
+
+		v->count = a->f[f].count;
+		c->present |= v->count > 0;
+		v->pooled =
+			(double)v->count * k->scale / (double)si->counter[0];
+		welford_close(&a->f[f].w, si->nr_runs, &v->run);
+		tv = t >= 0 ? side_value(r, s, t) : 0;
+		v->share = tv > 0 ? perfdiff_value(r, c, f) * 100 / tv : 0;
+		if (k->exact && si->nr_runs >= 2)
+			c->unstable = c->unstable == 1 ||
+				      unstable(&v->run, si->nr_runs, &r->opts);
+	}
+	if (c->unstable == 1)
+		r->sides[s].nr_unstable++;
+}
+
+static void compare_cell(struct perfdiff_result *r, struct perfdiff_cell *c,
+			 const struct perfdiff_cell *b, size_t s)
+{
+	const struct perfdiff_kind *k = r->kind;
+	uint64_t bc = b->v[0].count, nc = c->v[0].count;
+	size_t f;
+
+	for (f = 0; f < k->nr_figures; f++)
+		c->v[f].delta =
+			perfdiff_value(r, c, f) - perfdiff_value(r, b, f);
 	c->has_pair = c->present;
 	if (!c->has_pair)
 		return;
-	/* builtin-diff.c compute_delta/ratio/wdiff */
-	c->delta = c->percent - b->percent;
-	c->ratio = (double)c->samples / (double)(b->samples ? b->samples : 1);
-	c->wdiff = (int64_t)c->samples * r->opts.w2 -
-		   (int64_t)b->samples * r->opts.w1;
-	/* Welch's test of the mean per-run share; noise set by mark_noise() */
-	c->p_value = pd_welch_p(c->delta, b->stddev * b->stddev,
-				r->sides[0].nr_runs, c->stddev * c->stddev,
-				r->sides[s].nr_runs);
+	/* builtin-diff.c compute_ratio/wdiff */
+	c->ratio = (double)nc / (double)(bc ? bc : 1);
+	c->wdiff = (int64_t)nc * r->opts.w2 - (int64_t)bc * r->opts.w1;
+	/* Welch's test of the mean per-run value; noise set by the marks */
+	if (k->noise)
+		c->p_value = perfdiff_noise_welch_p(
+			c->v[0].delta, b->v[0].run.sd * b->v[0].run.sd,
+			r->sides[0].nr_runs, c->v[0].run.sd * c->v[0].run.sd,
+			r->sides[s].nr_runs);
 }
 
 /*
  * Benjamini-Hochberg across the symbols of each compared side: a delta is
- * real when its p-value is among the discoveries at PD_NOISE_FDR, noise
- * otherwise. Testing thousands of symbols one by one at 5 % would mark
- * dozens of noise deltas real in every A/A diff.
+ * real when its p-value is among the discoveries at PERFDIFF_NOISE_FDR,
+ * noise otherwise. Testing thousands of symbols one by one at 5 % would
+ * mark dozens of noise deltas real in every A/A diff.
  */
-static int mark_noise(struct pd_result *r, size_t nr)
+static int mark_noise(struct perfdiff_result *r)
 {
+	size_t s, i, nr = r->nr_rows;
 	unsigned char *real = malloc(nr ? nr : 1);
-	double *p = malloc((nr ? nr : 1) * sizeof(*p));
-	size_t s, i;
+	double *p = calloc(nr ? nr : 1, sizeof(*p));
 	int rc = -1;
 
 	if (!real || !p)
@@ -185,7 +316,7 @@ static int mark_noise(struct pd_result *r, size_t nr)
 			p[i] = r->rows[i].cells[s].has_pair ?
 				       r->rows[i].cells[s].p_value :
 				       NAN;
-		if (pd_bh(p, nr, PD_NOISE_FDR, real))
+		if (perfdiff_noise_bh(p, nr, PERFDIFF_NOISE_FDR, real))
 			goto out;
 		for (i = 0; i < nr; i++)
 			if (!isnan(p[i]))
@@ -198,69 +329,83 @@ out:
 	return rc;
 }
 
-/* ---- sorting --------------------------------------------------------- */
-
-/* Sort value of @row; false when the row has none (sorted last). */
-static bool sort_value(const struct pd_result *r, const struct pd_row *row,
-		       enum pd_sort key, double *v)
+/*
+ * A row's cells and their values lie next to each other in one block, so
+ * reading a row (in sorted order) touches few cache lines.
+ */
+static int build_rows(struct perfdiff_result *r, struct symtab *t)
 {
-	const struct pd_cell *b = &row->cells[0];
-	const struct pd_cell *c = &row->cells[r->opts.sort_idx];
+	size_t i, s, n = r->nr_sides, nf = r->kind->nr_figures;
+	size_t cells = n * sizeof(struct perfdiff_cell);
+	size_t block = cells + n * nf * sizeof(struct perfdiff_value);
+	size_t nr = t->nr ? t->nr : 1;
 
-	switch (key) {
-	case PD_SORT_BASELINE:
-		*v = b->percent;
-		return b->present;
-	case PD_SORT_NEW:
-		*v = c->percent;
-		return true;
-	case PD_SORT_DELTA:
-		*v = c->delta;
-		return c->has_pair;
-	case PD_SORT_DELTA_ABS:
-		*v = fabs(c->delta);
-		return c->has_pair;
-	case PD_SORT_RATIO:
-		*v = c->ratio;
-		return c->has_pair && b->present;
-	case PD_SORT_WDIFF:
-		*v = (double)c->wdiff;
-		return c->has_pair && b->present;
-	case PD_SORT_STDDEV:
-		*v = fmax(isnan(b->stddev) ? 0 : b->stddev,
-			  isnan(c->stddev) ? 0 : c->stddev);
-		return true;
-	case PD_SORT_SAMPLES:
-		*v = (double)(b->samples + c->samples);
-		return true;
-	default:
-		return false;
+	r->store = calloc(nr, block);
+	r->rows = calloc(nr, sizeof(*r->rows));
+	if (!r->store || !r->rows)
+		return -1;
+	for (i = 0; i < t->nr; i++) {
+		struct perfdiff_row *row = &r->rows[i];
+		char *b = (char *)r->store + i * block;
+
+		row->dso = t->dso[i];
+		row->name = t->name[i];
+		row->cells = (struct perfdiff_cell *)b;
+		for (s = 0; s < n; s++) {
+			row->cells[s].v =
+				(struct perfdiff_value *)(b + cells) + s * nf;
+			fill_cell(r, &row->cells[s], symtab_acc(t, i, s), s);
+		}
+		for (s = 1; s < n; s++)
+			compare_cell(r, &row->cells[s], &row->cells[0], s);
 	}
+	r->nr_symbols = r->nr_rows = t->nr;
+	return r->kind->noise ? mark_noise(r) : 0;
 }
 
-static enum pd_sort effective_sort(const struct pd_opts *o)
+/* ---- sorting ------------------------------------------------------------ */
+
+static enum perfdiff_sort effective_sort(const struct perfdiff_kind *k,
+					 const struct perfdiff_opts *o)
 {
-	if (o->sort != PD_SORT_DEFAULT)
+	size_t i;
+
+	if (o->sort == PERFDIFF_SORT_DSO || o->sort == PERFDIFF_SORT_SYMBOL)
 		return o->sort;
+	for (i = 0; o->sort != PERFDIFF_SORT_DEFAULT && i < k->nr_fields; i++)
+		if (k->fields[i].sort == o->sort)
+			return o->sort;
+	if (!k->computes)
+		return PERFDIFF_SORT_DELTA_ABS;
 	switch (o->compute) {
-	case PD_RATIO:
-		return PD_SORT_RATIO;
-	case PD_WDIFF:
-		return PD_SORT_WDIFF;
+	case PERFDIFF_RATIO:
+		return PERFDIFF_SORT_RATIO;
+	case PERFDIFF_WDIFF:
+		return PERFDIFF_SORT_WDIFF;
 	default:
-		return PD_SORT_DELTA_ABS;
+		return PERFDIFF_SORT_DELTA_ABS;
 	}
 }
 
 /* Sort key of one row, compact so the sort stays in cache. */
 struct skey {
-	double v;
-	uint64_t bs, ns; /* baseline and sorted-side samples */
+	double v, tie[2];
 	uint32_t idx;
 	bool has;
 };
 
-static int cmp_names(const struct pd_row *a, const struct pd_row *b)
+static bool num_of(const struct perfdiff_val *x, double *v)
+{
+	if (x->type == PERFDIFF_NUM)
+		*v = x->num;
+	else if (x->type == PERFDIFF_INT || x->type == PERFDIFF_BOOL)
+		*v = (double)x->i;
+	else
+		return false;
+	return true;
+}
+
+static int cmp_names(const struct perfdiff_row *a, const struct perfdiff_row *b)
 {
 	int c = strcmp(a->dso, b->dso);
 
@@ -269,15 +414,15 @@ static int cmp_names(const struct pd_row *a, const struct pd_row *b)
 
 static int cmp_keys(const void *pa, const void *pb, void *arg)
 {
-	const struct pd_result *r = arg;
+	const struct perfdiff_result *r = arg;
 	const struct skey *a = pa, *b = pb;
-	const struct pd_row *ra = &r->rows[a->idx], *rb = &r->rows[b->idx];
-	enum pd_sort key = effective_sort(&r->opts);
-	int c;
+	const struct perfdiff_row *ra = &r->rows[a->idx],
+				  *rb = &r->rows[b->idx];
+	int c, i;
 
-	if (key == PD_SORT_DSO || key == PD_SORT_SYMBOL) {
-		c = key == PD_SORT_DSO ? strcmp(ra->dso, rb->dso) :
-					 strcmp(ra->name, rb->name);
+	if (r->sort == PERFDIFF_SORT_DSO || r->sort == PERFDIFF_SORT_SYMBOL) {
+		c = r->sort == PERFDIFF_SORT_DSO ? strcmp(ra->dso, rb->dso) :
+						   strcmp(ra->name, rb->name);
 		if (c)
 			return c;
 	} else {
@@ -286,38 +431,74 @@ static int cmp_keys(const void *pa, const void *pb, void *arg)
 		if (a->has && a->v != b->v)
 			return a->v > b->v ? -1 : 1;
 	}
-	/* ties: baseline samples, new samples, then names */
-	if (a->bs != b->bs)
-		return a->bs > b->bs ? -1 : 1;
-	if (a->ns != b->ns)
-		return a->ns > b->ns ? -1 : 1;
+	/* ties: the kind's tie fields (the larger symbol first), then names */
+	for (i = 0; i < 2; i++)
+		if (a->tie[i] != b->tie[i])
+			return a->tie[i] > b->tie[i] ? -1 : 1;
 	return cmp_names(ra, rb);
 }
 
-static int sort_rows(struct pd_result *r)
+/* The kind's fields a sort reads: the sort key's and the two ties. */
+struct sort_fields {
+	const struct perfdiff_field *key, *tie[2];
+};
+
+static void sort_fields(const struct perfdiff_result *r, struct sort_fields *sf)
 {
-	enum pd_sort key = effective_sort(&r->opts);
-	struct skey *k = malloc((r->nr_rows ? r->nr_rows : 1) * sizeof(*k));
-	struct pd_row *sorted;
-	size_t i;
+	const struct perfdiff_kind *k = r->kind;
+	size_t j;
 
-	if (!k)
-		return -1;
-	for (i = 0; i < r->nr_rows; i++) {
-		const struct pd_row *row = &r->rows[i];
+	*sf = (struct sort_fields){ NULL };
+	for (j = 0; j < k->nr_fields; j++) {
+		const struct perfdiff_field *fl = &k->fields[j];
 
-		k[i].idx = i;
-		k[i].v = 0;
-		k[i].has = sort_value(r, row, key, &k[i].v);
-		k[i].bs = row->cells[0].samples;
-		k[i].ns = row->cells[r->opts.sort_idx].samples;
+		if (fl->sort == r->sort)
+			sf->key = fl;
+		if (fl->tie == 1 || fl->tie == 2)
+			sf->tie[fl->tie - 1] = fl;
 	}
-	qsort_r(k, r->nr_rows, sizeof(*k), cmp_keys, r);
-	sorted = malloc((r->nr_rows ? r->nr_rows : 1) * sizeof(*sorted));
-	if (!sorted) {
+}
+
+static bool field_num(const struct perfdiff_result *r,
+		      const struct perfdiff_row *row,
+		      const struct perfdiff_field *fl, double *v)
+{
+	struct perfdiff_val x = { .type = PERFDIFF_NONE };
+
+	fl->get(r, row, fl->side == PERFDIFF_BASE ? 0 : r->opts.sort_idx, &x);
+	return num_of(&x, v);
+}
+
+static void sort_key(const struct perfdiff_result *r,
+		     const struct sort_fields *sf, size_t i, struct skey *k)
+{
+	const struct perfdiff_row *row = &r->rows[i];
+	int t;
+
+	*k = (struct skey){ .idx = i };
+	if (sf->key)
+		k->has = field_num(r, row, sf->key, &k->v);
+	for (t = 0; t < 2; t++)
+		if (sf->tie[t] && !field_num(r, row, sf->tie[t], &k->tie[t]))
+			k->tie[t] = 0;
+}
+
+static int sort_rows(struct perfdiff_result *r)
+{
+	size_t i, n = r->nr_rows ? r->nr_rows : 1;
+	struct skey *k = malloc(n * sizeof(*k));
+	struct sort_fields sf;
+	struct perfdiff_row *sorted = malloc(n * sizeof(*sorted));
+
+	if (!k || !sorted) {
 		free(k);
+		free(sorted);
 		return -1;
 	}
+	sort_fields(r, &sf);
+	for (i = 0; i < r->nr_rows; i++)
+		sort_key(r, &sf, i, &k[i]);
+	qsort_r(k, r->nr_rows, sizeof(*k), cmp_keys, r);
 	for (i = 0; i < r->nr_rows; i++)
 		sorted[i] = r->rows[k[i].idx];
 	free(r->rows);
@@ -326,134 +507,133 @@ static int sort_rows(struct pd_result *r)
 	return 0;
 }
 
-/* ---- options ----------------------------------------------------------- */
+/* ---- top symbols ------------------------------------------------------- */
 
-void perfdiff_default_opts(struct pd_opts *o)
+static int cmp_top_name(const void *pa, const void *pb)
 {
-	memset(o, 0, sizeof(*o));
-	o->compute = PD_DELTA;
-	o->w1 = 1;
-	o->w2 = 1;
-	o->sort = PD_SORT_DEFAULT;
-	o->sort_idx = 1;
+	const struct perfdiff_top *a = pa, *b = pb;
+
+	return strcmp(a->name, b->name);
 }
 
-static int parse_weight(const char *s, char **end, int64_t *w)
+static int cmp_top_value(const void *pa, const void *pb)
 {
-	long long v;
+	const struct perfdiff_top *a = pa, *b = pb;
+	double x = fmax(a->base, a->new), y = fmax(b->base, b->new);
 
-	errno = 0;
-	v = strtoll(s, end, 10);
-	if (errno || *end == s || v == 0 || v > 1000000 || v < -1000000)
-		return -1;
-	*w = v;
-	return 0;
+	if (x != y)
+		return x > y ? -1 : 1;
+	/* ties: the larger baseline (the control's list came first) */
+	if (a->base != b->base)
+		return a->base > b->base ? -1 : 1;
+	return strcmp(a->name, b->name);
 }
 
-int perfdiff_parse_compute(const char *s, struct pd_opts *o)
+size_t perfdiff_top(const struct perfdiff_result *r, size_t s,
+		    struct perfdiff_top *out, size_t max)
 {
-	char *end;
+	struct perfdiff_top *t = malloc((r->nr_rows + 1) * sizeof(*t));
+	size_t i, n = 0;
 
-	if (!strcmp(s, "delta"))
-		o->compute = PD_DELTA;
-	else if (!strcmp(s, "delta-abs"))
-		o->compute = PD_DELTA_ABS;
-	else if (!strcmp(s, "ratio"))
-		o->compute = PD_RATIO;
-	else if (!strncmp(s, "wdiff:", 6)) {
-		if (parse_weight(s + 6, &end, &o->w1) || *end != ',' ||
-		    parse_weight(end + 1, &end, &o->w2) || *end)
-			return -1;
-		o->compute = PD_WDIFF;
-	} else {
-		return -1;
+	if (!t || s < 1 || s >= r->nr_sides) {
+		free(t);
+		return 0;
 	}
-	return 0;
-}
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct perfdiff_row *row = &r->rows[i];
 
-static const char *const sort_names[] = {
-	[PD_SORT_DEFAULT] = "default",
-	[PD_SORT_BASELINE] = "baseline",
-	[PD_SORT_NEW] = "new",
-	[PD_SORT_DELTA] = "delta",
-	[PD_SORT_DELTA_ABS] = "delta-abs",
-	[PD_SORT_RATIO] = "ratio",
-	[PD_SORT_WDIFF] = "wdiff",
-	[PD_SORT_STDDEV] = "stddev",
-	[PD_SORT_SAMPLES] = "samples",
-	[PD_SORT_DSO] = "dso",
-	[PD_SORT_SYMBOL] = "symbol",
-};
-
-const char *perfdiff_sort_name(const struct pd_opts *o)
-{
-	return sort_names[effective_sort(o)];
-}
-
-int perfdiff_parse_sort(const char *s, enum pd_sort *out)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
-		if (!strcmp(s, sort_names[i])) {
-			*out = i;
-			return 0;
+		t[i] = (struct perfdiff_top){
+			row->name, perfdiff_value(r, &row->cells[0], 0),
+			perfdiff_value(r, &row->cells[s], 0)
+		};
+	}
+	qsort(t, r->nr_rows, sizeof(*t), cmp_top_name);
+	for (i = 0; i < r->nr_rows; i++) {
+		if (n && !strcmp(t[n - 1].name, t[i].name)) {
+			t[n - 1].base += t[i].base;
+			t[n - 1].new += t[i].new;
+		} else {
+			t[n++] = t[i];
 		}
 	}
-	return -1;
+	qsort(t, n, sizeof(*t), cmp_top_value);
+	n = n < max ? n : max;
+	memcpy(out, t, n * sizeof(*t));
+	free(t);
+	return n;
 }
 
-/* ---- compute ----------------------------------------------------------- */
+/* ---- compute ------------------------------------------------------------ */
 
-static int build_rows(struct pd_result *r, struct symtab *t)
+static bool opts_ok(const struct perfdiff_kind *k,
+		    const struct perfdiff_opts *o, size_t nr_sides)
 {
-	size_t i, s, n = r->nr_sides;
-
-	r->cell_store = calloc(t->nr ? t->nr * n : 1, sizeof(*r->cell_store));
-	r->rows = calloc(t->nr ? t->nr : 1, sizeof(*r->rows));
-	if (!r->cell_store || !r->rows)
-		return -1;
-	for (i = 0; i < t->nr; i++) {
-		struct pd_row *row = &r->rows[i];
-
-		row->dso = t->dso[i];
-		row->name = t->name[i];
-		row->cells = &r->cell_store[i * n];
-		for (s = 0; s < n; s++)
-			fill_cell(&row->cells[s], symtab_acc(t, i, s),
-				  &r->sides[s]);
-		for (s = 1; s < n; s++)
-			compare_cell(&row->cells[s], &row->cells[0], r, s);
-	}
-	r->nr_symbols = t->nr;
-	r->nr_rows = t->nr;
-	return mark_noise(r, t->nr);
+	return k->nr_figures >= 1 && k->nr_figures <= PERFDIFF_MAX_FIGURES &&
+	       k->nr_counters >= 1 && k->nr_counters <= PERFDIFF_MAX_COUNTERS &&
+	       o->sort_idx >= 1 && (size_t)o->sort_idx < nr_sides && o->w1 &&
+	       o->w2 && o->tol_abs >= 0 && o->tol_rel >= 0;
 }
 
-struct pd_result *perfdiff_compute(const struct pd_side *sides, size_t nr_sides,
-				   const struct pd_opts *opts, char *err,
-				   size_t errlen)
+/* Room for the symbols of every side's first run without rehashing. */
+static int symtab_presize(struct symtab *t, const struct perfdiff_side *sides,
+			  size_t nr_sides)
 {
-	struct pd_result *r;
-	struct symtab t;
+	size_t want = 0, s;
+
+	for (s = 0; s < nr_sides; s++)
+		if (sides[s].nr_runs)
+			want += sides[s].runs[0].nr_syms;
+	want = want > (1u << 24) ? 1u << 24 : want;
+	return symtab_reserve(t, want);
+}
+
+static int add_sides(struct perfdiff_result *r, struct symtab *t,
+		     const struct perfdiff_side *sides, char *err,
+		     size_t errlen)
+{
 	int64_t stamp = 0;
 	size_t s;
+
+	for (s = 0; s < r->nr_sides; s++) {
+		if (add_side(r, t, &sides[s], s, &stamp, err, errlen))
+			return -1;
+		side_stats(r, &sides[s], s);
+		if (r->kind->exact)
+			r->sides[s].unstable = unstable(
+				&r->sides[s].per[r->kind->figures[0].total],
+				sides[s].nr_runs, &r->opts);
+	}
+	return 0;
+}
+
+struct perfdiff_result *perfdiff_compute(const struct perfdiff_kind *kind,
+					 const struct perfdiff_side *sides,
+					 size_t nr_sides,
+					 const struct perfdiff_opts *opts,
+					 char *err, size_t errlen)
+{
+	struct perfdiff_result *r;
+	struct symtab t;
 
 	if (nr_sides < 2) {
 		errf(err, errlen,
 		     "perf diff needs a baseline and at least one other profile");
 		return NULL;
 	}
-	if (opts->sort_idx < 1 || (size_t)opts->sort_idx >= nr_sides ||
-	    !opts->w1 || !opts->w2) {
+	if (!opts_ok(kind, opts, nr_sides)) {
 		errf(err, errlen, "bad perf diff options");
 		return NULL;
 	}
-	symtab_init(&t, sizeof(struct acc), nr_sides);
+	symtab_init(&t,
+		    sizeof(struct acc) +
+			    kind->nr_figures * sizeof(struct fig_acc),
+		    nr_sides);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		goto oom;
+	r->kind = kind;
 	r->opts = *opts;
+	r->sort = effective_sort(kind, opts);
 	r->nr_sides = nr_sides;
 	r->sides = calloc(nr_sides, sizeof(*r->sides));
 	if (!r->sides || symtab_presize(&t, sides, nr_sides))
@@ -461,14 +641,9 @@ struct pd_result *perfdiff_compute(const struct pd_side *sides, size_t nr_sides,
 	r->event = sides[0].nr_runs && sides[0].runs[0].event ?
 			   sides[0].runs[0].event :
 			   "";
-	for (s = 0; s < nr_sides; s++) {
-		if (add_side(&t, &sides[s], s, r->event, &r->sides[s], &stamp,
-			     err, errlen))
-			goto fail;
-	}
-	if (build_rows(r, &t))
-		goto oom;
-	if (sort_rows(r))
+	if (add_sides(r, &t, sides, err, errlen))
+		goto fail;
+	if (build_rows(r, &t) || sort_rows(r))
 		goto oom;
 	if (opts->limit && opts->limit < r->nr_rows)
 		r->nr_rows = opts->limit;
@@ -482,12 +657,12 @@ fail:
 	return NULL;
 }
 
-void perfdiff_free(struct pd_result *r)
+void perfdiff_free(struct perfdiff_result *r)
 {
 	if (!r)
 		return;
 	free(r->sides);
 	free(r->rows);
-	free(r->cell_store);
+	free(r->store);
 	free(r);
 }

@@ -10,7 +10,7 @@
 #include "daemon/analysis/perfdiff_noise.h"
 #include "daemon/analysis/stats.h"
 
-double pd_welch_df(double va, size_t na, double vb, size_t nb)
+double perfdiff_noise_welch_df(double va, size_t na, double vb, size_t nb)
 {
 	double a = va / (double)na, b = vb / (double)nb;
 	double den = a * a / (double)(na - 1) + b * b / (double)(nb - 1);
@@ -22,7 +22,8 @@ double pd_welch_df(double va, size_t na, double vb, size_t nb)
 	return (a + b) * (a + b) / den;
 }
 
-double pd_welch_p(double delta, double va, size_t na, double vb, size_t nb)
+double perfdiff_noise_welch_p(double delta, double va, size_t na, double vb,
+			      size_t nb)
 {
 	double se;
 
@@ -33,7 +34,8 @@ double pd_welch_p(double delta, double va, size_t na, double vb, size_t nb)
 		return 1;
 	if (!(se > 0))
 		return 0;
-	return stats_t_tail2(delta / se, pd_welch_df(va, na, vb, nb));
+	return stats_t_tail2(delta / se,
+			     perfdiff_noise_welch_df(va, na, vb, nb));
 }
 
 struct pidx {
@@ -50,7 +52,7 @@ static int cmp_p(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-int pd_bh(const double *p, size_t n, double q, unsigned char *real)
+int perfdiff_noise_bh(const double *p, size_t n, double q, unsigned char *real)
 {
 	struct pidx *v = malloc((n ? n : 1) * sizeof(*v));
 	size_t m = 0, k = 0, i;

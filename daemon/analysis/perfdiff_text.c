@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * perf diff text layout of a sampled diff (perfdiff.h), as
- * tools/perf/builtin-diff.c and ui/stdio/hist.c print it.
+ * perfdiff_text - the perf diff text layout of any kind, over its text
+ * columns (perfdiff.h), as tools/perf/builtin-diff.c and ui/stdio/hist.c
+ * print it: "# " and the headers, a line of dots as wide as each column,
+ * then a row per symbol, columns two spaces apart, numbers right-aligned,
+ * Shared Object and "[k] symbol" last.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -10,88 +13,70 @@
 
 #include "daemon/analysis/perfdiff.h"
 
-/* ---- text layout (tools/perf/builtin-diff.c + ui/stdio/hist.c) --------- */
-
-enum col_kind {
-	COL_BASELINE,
-	COL_STDDEV,
-	COL_COMPUTE,
-	COL_NOISE,
-	COL_DSO,
-	COL_SYM
-};
+#define MAX_COLS 64
 
 struct col {
-	enum col_kind kind;
+	const struct perfdiff_text_col *c; /* NULL: Shared Object, Symbol */
 	size_t side;
 	int width;
 	char hdr[32];
 };
 
-#define PD_MAX_COLS 64
-
-static const struct {
-	const char *name, *header;
-	int width;
-} computes[] = {
-	[PD_DELTA] = { "delta", "Delta", 7 },
-	[PD_DELTA_ABS] = { "delta-abs", "Delta Abs", 7 },
-	[PD_RATIO] = { "ratio", "Ratio", 14 },
-	[PD_WDIFF] = { "wdiff", "Weighted diff", 14 },
-};
-
-static bool side_has_sd(const struct pd_result *r, size_t s)
+static void add_col(struct col *cols, int *n, const struct perfdiff_result *r,
+		    const struct perfdiff_text_col *c, size_t side,
+		    const char *name, int width)
 {
-	return r->sides[s].nr_runs >= 2;
-}
-
-static void add_col(struct col *cols, int *n, const struct pd_result *r,
-		    enum col_kind kind, size_t side, const char *name,
-		    int width)
-{
-	struct col *c = &cols[(*n)++];
+	struct col *x = &cols[(*n)++];
 	int len;
 
-	c->kind = kind;
-	c->side = side;
-	if (r->nr_sides > 2 && kind != COL_DSO && kind != COL_SYM)
-		snprintf(c->hdr, sizeof(c->hdr), "%s/%zu", name, side);
+	x->c = c;
+	x->side = side;
+	if (c && r->nr_sides > 2 && !(c->flags & PERFDIFF_NO_SUFFIX))
+		snprintf(x->hdr, sizeof(x->hdr), "%s/%zu", name, side);
 	else
-		snprintf(c->hdr, sizeof(c->hdr), "%s", name);
-	len = strlen(c->hdr);
-	c->width = width > len ? width : len;
+		snprintf(x->hdr, sizeof(x->hdr), "%s", name);
+	len = strlen(x->hdr);
+	x->width = width > len ? width : len;
 }
 
-static int make_cols(const struct pd_result *r, struct col *cols)
+/* The kind's columns of @side (a bit of PERFDIFF_BASE/NEW) shown there. */
+static void side_cols(struct col *cols, int *n, const struct perfdiff_result *r,
+		      unsigned bit, size_t side)
+{
+	const struct perfdiff_kind *k = r->kind;
+	size_t i;
+
+	for (i = 0; i < k->nr_text && *n < MAX_COLS - 2; i++) {
+		const struct perfdiff_text_col *c = &k->text[i];
+
+		if ((c->side & bit) && (!c->shown || c->shown(r, side)))
+			add_col(cols, n, r, c, side, c->header, c->width);
+	}
+}
+
+static int make_cols(const struct perfdiff_result *r, struct col *cols,
+		     int *sym_col)
 {
 	int n = 0, dso_w = 13, sym_w = 6, len;
 	size_t s, i;
 
-	add_col(cols, &n, r, COL_BASELINE, 0, "Baseline", 0);
-	if (side_has_sd(r, 0))
-		add_col(cols, &n, r, COL_STDDEV, 0, "Stddev", 7);
-	for (s = 1; s < r->nr_sides && n < PD_MAX_COLS - 5; s++) {
-		add_col(cols, &n, r, COL_COMPUTE, s,
-			computes[r->opts.compute].header,
-			computes[r->opts.compute].width);
-		if (side_has_sd(r, s))
-			add_col(cols, &n, r, COL_STDDEV, s, "Stddev", 7);
-		if (side_has_sd(r, 0) && side_has_sd(r, s))
-			add_col(cols, &n, r, COL_NOISE, s, "Noise", 5);
-	}
+	side_cols(cols, &n, r, PERFDIFF_BASE, 0);
+	for (s = 1; s < r->nr_sides; s++)
+		side_cols(cols, &n, r, PERFDIFF_NEW, s);
 	for (i = 0; i < r->nr_rows; i++) {
 		len = strlen(r->rows[i].dso);
 		dso_w = len > dso_w ? len : dso_w;
 		len = strlen(r->rows[i].name) + 4; /* "[k] " */
-		sym_w = len > sym_w ? len : sym_w;
+		if (r->kind->fit_symbol)
+			sym_w = len > sym_w ? len : sym_w;
 	}
-	add_col(cols, &n, r, COL_DSO, 0, "Shared Object", dso_w);
-	add_col(cols, &n, r, COL_SYM, 0, "Symbol", sym_w);
+	add_col(cols, &n, r, NULL, 0, "Shared Object", dso_w);
+	*sym_col = n;
+	add_col(cols, &n, r, NULL, 0, "Symbol", sym_w);
 	return n;
 }
 
-/* perf's priv level: kernel and module dsos are "[name]". */
-static char sym_level(const char *dso)
+char perfdiff_sym_level(const char *dso)
 {
 	static const char *const user[] = {
 		"[vdso]",  "[vsyscall]", "[unknown]", "[heap]",
@@ -107,106 +92,89 @@ static char sym_level(const char *dso)
 	return 'k';
 }
 
-static void cell_text(const struct pd_result *r, const struct pd_row *row,
-		      const struct col *c, char *buf, size_t size)
+static void cell_text(const struct perfdiff_result *r,
+		      const struct perfdiff_row *row, const struct col *x,
+		      char *buf, size_t size)
 {
-	const struct pd_cell *b = &row->cells[0];
-	const struct pd_cell *x = &row->cells[c->side];
+	const struct perfdiff_text_col *c = x->c;
+	struct perfdiff_val v = { .type = PERFDIFF_NONE };
+	int len = 0;
 
 	snprintf(buf, size, " ");
-	switch (c->kind) {
-	case COL_BASELINE:
-		if (b->present)
-			snprintf(buf, size, "%6.2f%%", b->percent);
+	if ((c->flags & PERFDIFF_BLANK_ABSENT) && !row->cells[x->side].present)
+		return;
+	c->get(r, row, x->side, &v);
+	switch (v.type) {
+	case PERFDIFF_NA:
+		len = snprintf(buf, size, "N/A");
 		break;
-	case COL_STDDEV:
-		if (x->present && !isnan(x->stddev))
-			snprintf(buf, size, "%6.2f%%", x->stddev);
+	case PERFDIFF_NUM:
+		if ((c->flags & PERFDIFF_BLANK_ZERO) && v.num == 0)
+			return;
+		len = snprintf(buf, size, c->fmt, v.num);
 		break;
-	case COL_NOISE:
-		if (x->noise == 1)
-			snprintf(buf, size, "noise");
+	case PERFDIFF_INT:
+		if ((c->flags & PERFDIFF_BLANK_ZERO) && v.i == 0)
+			return;
+		len = snprintf(buf, size, c->fmt, v.i);
 		break;
-	case COL_COMPUTE:
-		if (!x->has_pair)
-			break;
-		if (r->opts.compute == PD_DELTA ||
-		    r->opts.compute == PD_DELTA_ABS)
-			snprintf(buf, size, "%+4.2F%%", x->delta);
-		else if (!b->present)
-			snprintf(buf, size, "N/A");
-		else if (r->opts.compute == PD_RATIO && x->ratio > 0.0)
-			snprintf(buf, size, "%14.6F", x->ratio);
-		else if (r->opts.compute == PD_WDIFF && x->wdiff != 0)
-			snprintf(buf, size, "%14" PRId64, x->wdiff);
+	case PERFDIFF_BOOL:
+		if (v.i)
+			len = snprintf(buf, size, "%s", c->fmt);
 		break;
 	default:
-		break;
+		return;
+	}
+	if (v.mark && len > 0 && (size_t)len + 1 < size) {
+		buf[len] = v.mark;
+		buf[len + 1] = '\0';
 	}
 }
 
-static void print_row(FILE *f, const struct pd_result *r,
-		      const struct pd_row *row, const struct col *cols, int n)
+/*
+ * A row: the first column right-aligned in its width and the two spaces
+ * that stand before every other column (perf prints "  " first).
+ */
+static void print_row(FILE *f, const struct perfdiff_result *r,
+		      const struct perfdiff_row *row, const struct col *cols,
+		      int n, int sym_col)
 {
 	char buf[64];
 	int i;
 
 	for (i = 0; i < n; i++) {
-		const struct col *c = &cols[i];
+		const struct col *x = &cols[i];
+		int w = i ? x->width : x->width + 2;
 
-		fputs("  ", f);
-		if (c->kind == COL_DSO) {
-			fprintf(f, "%-*.*s", c->width, c->width, row->dso);
-		} else if (c->kind == COL_SYM) {
-			fprintf(f, "[%c] %s", sym_level(row->dso), row->name);
-		} else {
-			cell_text(r, row, c, buf, sizeof(buf));
-			fprintf(f, "%*s", c->width, buf);
+		if (i)
+			fputs("  ", f);
+		if (i == sym_col)
+			fprintf(f, "[%c] %s", perfdiff_sym_level(row->dso),
+				row->name);
+		else if (!x->c)
+			fprintf(f, "%-*.*s", w, w, row->dso);
+		else {
+			cell_text(r, row, x, buf, sizeof(buf));
+			fprintf(f, "%*s", w, buf);
 		}
 	}
 	fputc('\n', f);
 }
 
-static void print_preamble(FILE *f, const struct pd_result *r, bool noise)
+static void print_header(FILE *f, const struct col *cols, int n)
 {
-	size_t s;
+	int i, j;
 
-	fprintf(f, "# Event '%s'\n#\n# Data files:\n", r->event);
-	for (s = 0; s < r->nr_sides; s++)
-		fprintf(f,
-			"#  [%zu] %s: %zu run%s, %" PRIu64 " samples, %" PRIu64
-			" lost%s\n",
-			s, r->sides[s].name, r->sides[s].nr_runs,
-			r->sides[s].nr_runs == 1 ? "" : "s", r->sides[s].total,
-			r->sides[s].lost, s ? "" : " (Baseline)");
-	fprintf(f, "#\n");
-	if (noise)
-		fprintf(f,
-			"# Stddev: spread of the symbol's per-run share; Noise: not a discovery of Welch's t test\n"
-			"# with Benjamini-Hochberg over the symbols at a false-discovery rate of 5%%\n#\n");
-}
-
-int perfdiff_fprint(const struct pd_result *r, FILE *f)
-{
-	struct col cols[PD_MAX_COLS];
-	bool noise = false;
-	int n, i, j;
-	size_t k;
-
-	n = make_cols(r, cols);
-	for (i = 0; i < n; i++)
-		noise |= cols[i].kind == COL_STDDEV;
-	print_preamble(f, r, noise);
 	fputs("# ", f);
 	for (i = 0; i < n; i++) {
-		const struct col *c = &cols[i];
+		const struct col *x = &cols[i];
 
 		if (i)
 			fputs("  ", f);
-		if (c->kind == COL_DSO || c->kind == COL_SYM)
-			fprintf(f, "%-*.*s", c->width, c->width, c->hdr);
+		if (!x->c)
+			fprintf(f, "%-*.*s", x->width, x->width, x->hdr);
 		else
-			fprintf(f, "%*s", c->width, c->hdr);
+			fprintf(f, "%*s", x->width, x->hdr);
 	}
 	fputs("\n# ", f);
 	for (i = 0; i < n; i++) {
@@ -216,12 +184,24 @@ int perfdiff_fprint(const struct pd_result *r, FILE *f)
 			fputc('.', f);
 	}
 	fputs("\n#\n", f);
+}
+
+int perfdiff_fprint(const struct perfdiff_result *r, FILE *f)
+{
+	struct col cols[MAX_COLS];
+	int n, sym_col;
+	size_t k;
+
+	n = make_cols(r, cols, &sym_col);
+	if (r->kind->preamble && r->kind->preamble(r, f))
+		return -1;
+	print_header(f, cols, n);
 	for (k = 0; k < r->nr_rows; k++)
-		print_row(f, r, &r->rows[k], cols, n);
+		print_row(f, r, &r->rows[k], cols, n, sym_col);
 	return ferror(f) ? -1 : 0;
 }
 
-char *perfdiff_text(const struct pd_result *r, size_t *len)
+char *perfdiff_text(const struct perfdiff_result *r, size_t *len)
 {
 	char *buf = NULL;
 	size_t sz = 0;
@@ -237,14 +217,5 @@ char *perfdiff_text(const struct pd_result *r, size_t *len)
 	}
 	if (len)
 		*len = sz;
-	return buf;
-}
-
-const char *perfdiff_compute_name(const struct pd_opts *o, char *buf,
-				  size_t size)
-{
-	if (o->compute != PD_WDIFF)
-		return computes[o->compute].name;
-	snprintf(buf, size, "wdiff:%" PRId64 ",%" PRId64, o->w1, o->w2);
 	return buf;
 }

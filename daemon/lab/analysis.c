@@ -21,6 +21,8 @@
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
 #include "daemon/lab/planner.h"
+#include "daemon/lab/profiles.h"
+#include "daemon/analysis/perfdiff.h"
 #include "daemon/analysis/stats.h"
 #include "daemon/analysis/verdict.h"
 
@@ -36,9 +38,6 @@ static void actx_free(struct actx *a)
 		free(a->v[i].runs);
 		free(a->v[i].boot);
 		free(a->v[i].pos);
-		for (size_t k = 0; k < a->v[i].nsyms; k++)
-			free((char *)a->v[i].syms[k].name);
-		free(a->v[i].syms);
 	}
 	free(a->v);
 	free(a->bench);
@@ -218,41 +217,12 @@ static int load_runs(sqlite3 *db, struct actx *a, struct avar *v)
 	return 0;
 }
 
-static int load_symbols(sqlite3 *db, struct actx *a, struct avar *v)
-{
-	sqlite3_stmt *st;
-
-	v->prof_total = (double)db_int(db, 0,
-		"SELECT COALESCE(SUM(p.total), 0) FROM profiles p JOIN runs r ON"
-		" r.id = p.run_id WHERE r.experiment_id = ? AND r.variant_id = ?",
-		2, a->exp, v->id);
-	if (!(v->prof_total > 0))
-		return 0;
-	st = db_prepare(db,
-		"SELECT s.name, SUM(ps.samples) FROM profile_symbols ps"
-		" JOIN symbols s ON s.id = ps.symbol_id JOIN runs r ON r.id = ps.run_id"
-		" WHERE r.experiment_id = ? AND r.variant_id = ? GROUP BY s.name"
-		" ORDER BY 2 DESC LIMIT 200");
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, a->exp);
-	sqlite3_bind_int64(st, 2, v->id);
-	v->syms = calloc(200, sizeof(*v->syms));
-	while (v->syms && sqlite3_step(st) == SQLITE_ROW) {
-		v->syms[v->nsyms].name =
-			strdup((const char *)sqlite3_column_text(st, 0));
-		v->syms[v->nsyms++].samples = sqlite3_column_double(st, 1);
-	}
-	sqlite3_finalize(st);
-	return v->syms ? 0 : -1;
-}
-
 static int load(sqlite3 *db, struct actx *a)
 {
 	if (load_experiment(db, a) || load_variants(db, a))
 		return -1;
 	for (size_t i = 0; i < a->nv; i++)
-		if (load_runs(db, a, &a->v[i]) || load_symbols(db, a, &a->v[i]))
+		if (load_runs(db, a, &a->v[i]))
 			return -1;
 	return 0;
 }
@@ -362,6 +332,34 @@ static int toggle_verdict(const struct avar *c, const struct avar *v,
 }
 
 /*
+ * The LKP table's perf-profile rows: the symbols with the largest share of
+ * the samples on the control or on @v (the sampled perf diff's shares).
+ */
+static size_t symbol_rows(sqlite3 *db, const struct actx *a,
+			  const struct avar *v, struct verdict_row *rows)
+{
+	struct perfdiff_top top[AN_TOP_SYMS];
+	struct perfdiff_result *r;
+	struct perfdiff_opts o;
+	struct profiles_diff d;
+	struct lab_err e;
+	size_t n = 0, i;
+
+	/* none without sampled profiles on both sides: not an error here */
+	perfdiff_default_opts(&o);
+	r = profiles_perfdiff(db, a->exp, v->name, &perfdiff_samples, &o, &d,
+			      &e);
+	if (r)
+		n = perfdiff_top(r, 1, top, AN_TOP_SYMS);
+	for (i = 0; i < n; i++)
+		verdict_symbol_row(&rows[i], top[i].name, top[i].base,
+				   top[i].new);
+	perfdiff_free(r);
+	profiles_diff_free(&d);
+	return n;
+}
+
+/*
  * Compare variant @v with the control: the verdict in @r and the result
  * JSON to store (NULL on error). Reads only (the host's calibration).
  */
@@ -389,9 +387,7 @@ static json_t *compare_one(sqlite3 *db, const struct actx *a,
 	if (a->runs_per_boot > 0 && toggle_verdict(c, v, &o, r))
 		return NULL;
 	nrows = verdict_rows(c->runs, c->n, v->runs, v->n, rows, 3);
-	nrows += verdict_symbol_rows(c->syms, c->nsyms, c->prof_total, v->syms,
-				     v->nsyms, v->prof_total, rows + nrows,
-				     AN_TOP_SYMS);
+	nrows += symbol_rows(db, a, v, rows + nrows);
 	text = verdict_text(r, c->name, v->name, rows, nrows);
 	j = verdict_json(r);
 	if (!j || !text) {

@@ -25,9 +25,6 @@ struct avar {
 	char **boot;		/* per run: boot id (toggle), NULL unknown */
 	int *pos;		/* per run: position in its boot */
 	size_t n;
-	struct verdict_sym *syms;
-	size_t nsyms;
-	double prof_total;
 };
 
 struct actx {

@@ -14,8 +14,8 @@
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_json.h"
-#include "daemon/lab/exact_load.h"
 #include "daemon/lab/gitmirror.h"
+#include "daemon/lab/profiles.h"
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
 
@@ -37,8 +37,8 @@ struct src {
 	struct lkp_pd_row *rows;
 	struct lkp_kv params[MAX_PARAMS];
 	json_t *bench;
-	struct xload xl;
-	struct pdx_result *pd;
+	struct profiles_diff pf;
+	struct perfdiff_result *pd;
 	char *url, *ref, *backend, *label, *msgid, *metric;
 	char nums[MAX_PARAMS][32];
 };
@@ -143,44 +143,26 @@ static void load_experiment(sqlite3 *db, struct src *s, int64_t exp)
 /* The top rows of the exact perf diff of the culprit experiment. */
 static void load_perf_diff(sqlite3 *db, struct src *s, int64_t exp)
 {
-	struct pdx_variant v[2];
-	struct pdx_opts o;
-	sqlite3_stmt *st;
-	const char *why;
-	char err[128];
-	size_t n = 0;
+	struct perfdiff_opts o;
+	struct lab_err e;
 
-	st = db_prepare(db, "SELECT id, name FROM variants WHERE experiment_id = ?"
-			" ORDER BY is_control DESC, idx LIMIT 2");
-	if (!st)
-		return;
-	sqlite3_bind_int64(st, 1, exp);
-	while (n < 2 && sqlite3_step(st) == SQLITE_ROW) {
-		v[n].id = sqlite3_column_int64(st, 0);
-		v[n].name = ""; /* names are not printed */
-		n++;
-	}
-	sqlite3_finalize(st);
-	if (n < 2 || xload_sides(db, v, n, 1, &s->xl, &why))
-		return;
-	perfdiff_exact_default_opts(&o);
+	perfdiff_default_opts(&o);
 	o.limit = TOP_ROWS;
-	s->pd = perfdiff_exact_compute(s->xl.sides, s->xl.nsides, &o, err,
-				       sizeof(err));
+	s->pd = profiles_perfdiff(db, exp, NULL, &perfdiff_instructions, &o,
+				  &s->pf, &e);
 	if (!s->pd)
 		return;
 	s->rows = calloc(s->pd->nr_rows + 1, sizeof(*s->rows));
 	if (!s->rows)
 		return;
 	for (size_t i = 0; i < s->pd->nr_rows; i++) {
-		const struct pdx_row *row = &s->pd->rows[i];
+		const struct perfdiff_row *row = &s->pd->rows[i];
+		const struct perfdiff_value *b = row->cells[0].v, *n = row->cells[1].v;
 
 		s->rows[i] = (struct lkp_pd_row){
 			.dso = row->dso, .sym = row->name,
-			.base = row->cells[0].per_io.mean,
-			.new_ = row->cells[1].per_io.mean,
-			.delta = row->cells[1].delta,
-			.share = row->cells[1].share,
+			.base = b->run.mean, .new_ = n->run.mean,
+			.delta = n->delta, .share = n->share,
 		};
 	}
 	s->r.rows = s->rows;
@@ -219,8 +201,8 @@ static void src_free(struct src *s)
 	free(s->steps);
 	free(s->rows);
 	json_decref(s->bench);
-	perfdiff_exact_free(s->pd);
-	xload_free(&s->xl);
+	perfdiff_free(s->pd);
+	profiles_diff_free(&s->pf);
 	free(s->url);
 	free(s->ref);
 	free(s->backend);

@@ -163,7 +163,7 @@ check "$(api GET "/api/v1/experiments/$EXP/perf-diff?sort=stddev&limit=1" "$SUB"
 pd=$(api GET "/api/v1/experiments/$EXP/perf-diff?kind=samples" "$SUB")
 expect_status 200 "kind=samples"
 check "$(jq -r '.event + " " + .kind' <<<"$pd")" = "cpu-clock samples" "sampled diff on request"
-api GET "/api/v1/experiments/$EXP/perf-diff?kind=cycles" "$SUB" >/dev/null
+api GET "/api/v1/experiments/$EXP/perf-diff?kind=colour" "$SUB" >/dev/null
 expect_status 400 "bad kind"
 
 # The text layout (perflab perf-diff prints it)

@@ -3,7 +3,8 @@
 # IO, perf diff layout: Base/IO New/IO Delta/IO Share Spread) for runs
 # with exact profiles, the changed function on top with its delta, the
 # runs-disagree mark; --kind samples gives the sampled table of the same
-# runs, and a bad --kind is a usage error.
+# runs, and a bad --kind is an error (exit 2) with the daemon's list of
+# kinds (the CLI keeps no list of its own).
 . "$(dirname "$0")/lib.sh"
 cli_need_daemon
 cli_start_daemon
@@ -39,5 +40,6 @@ grep -qF '# Total/IO [1] tag: +10.200 (+0.473%)' "$TMP/out" || fail "totals: $(c
 expect_rc 0 pl perf-diff "$id" --variant tag --kind samples
 grep -q "# Event 'cpu-clock'" "$TMP/out" || fail "--kind samples: $(cat "$TMP/out")"
 grep -q "Baseline" "$TMP/out" || fail "--kind samples: no sampled header"
-expect_rc 2 pl perf-diff "$id" --kind cycles
+expect_rc 2 pl perf-diff "$id" --kind colour
+grep -q 'kind: expected instructions or samples' "$TMP/err" || fail "bad --kind: $(cat "$TMP/err")"
 echo "ok"

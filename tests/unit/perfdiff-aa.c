@@ -88,14 +88,14 @@ struct tally {
 /* One simulated A/A diff with @n runs a side. */
 static void one_diff(int n, const double *lambda, struct tally *t)
 {
-	static struct pd_sym syms[2][MAXRUNS][NSYM];
+	static struct perfdiff_sym syms[2][MAXRUNS][NSYM];
 	static char names[NSYM][16];
-	struct pd_profile runs[2][MAXRUNS];
-	struct pd_side sides[2];
+	struct perfdiff_run runs[2][MAXRUNS];
+	struct perfdiff_side sides[2];
 	double share[2][MAXRUNS][NSYM], p[NSYM], sorted[NSYM];
 	uint64_t tot[2] = { 0, 0 }, sum[2][NSYM] = { { 0 } };
-	struct pd_result *r;
-	struct pd_opts o;
+	struct perfdiff_result *r;
+	struct perfdiff_opts o;
 	char err[128];
 	int s, k, i, kmax = 0, any = 0;
 
@@ -109,25 +109,25 @@ static void one_diff(int n, const double *lambda, struct tally *t)
 
 				snprintf(names[i], sizeof(names[i]), "sym%d",
 					 i);
-				syms[s][k][i] = (struct pd_sym){
+				syms[s][k][i] = (struct perfdiff_sym){
 					"[kernel.kallsyms]", names[i],
-					poisson(lam > 1 ? lam : 1) + 1
+					{ poisson(lam > 1 ? lam : 1) + 1 }
 				};
-				total += syms[s][k][i].samples;
-				sum[s][i] += syms[s][k][i].samples;
+				total += syms[s][k][i].count[0];
+				sum[s][i] += syms[s][k][i].count[0];
 			}
 			for (i = 0; i < NSYM; i++)
 				share[s][k][i] =
-					syms[s][k][i].samples * 100.0 / total;
-			runs[s][k] = (struct pd_profile){ "cpu-clock", total, 0,
+					syms[s][k][i].count[0] * 100.0 / total;
+			runs[s][k] = (struct perfdiff_run){ "cpu-clock", { total, 0 },
 							  NSYM, syms[s][k] };
 			tot[s] += total;
 		}
-		sides[s] = (struct pd_side){ s ? "new" : "base", (size_t)n,
+		sides[s] = (struct perfdiff_side){ s ? "new" : "base", (size_t)n,
 					     runs[s] };
 	}
 	perfdiff_default_opts(&o);
-	r = perfdiff_compute(sides, 2, &o, err, sizeof(err));
+	r = perfdiff_compute(&perfdiff_samples, sides, 2, &o, err, sizeof(err));
 	CHECK(r, "%s", err);
 	if (!r)
 		return;
@@ -159,7 +159,7 @@ static void one_diff(int n, const double *lambda, struct tally *t)
 			break;
 		}
 	for (i = 0; i < (int)r->nr_rows; i++) {
-		const struct pd_cell *c = &r->rows[i].cells[1];
+		const struct perfdiff_cell *c = &r->rows[i].cells[1];
 		int j = atoi(r->rows[i].name + 3);
 		int ref = kmax && p[j] <= sorted[kmax - 1];
 

@@ -8,18 +8,18 @@
 
 #include "unit/perfdiff-fixture.h"
 
-static struct pd_result *run(const char *compute)
+static struct perfdiff_result *run(const char *compute)
 {
-	struct pd_opts o;
+	struct perfdiff_opts o;
 	char err[128];
-	struct pd_result *r;
+	struct perfdiff_result *r;
 
 	perfdiff_default_opts(&o);
 	if (perfdiff_parse_compute(compute, &o)) {
 		fprintf(stderr, "cannot parse %s\n", compute);
 		exit(1);
 	}
-	r = perfdiff_compute(fx1_sides, 2, &o, err, sizeof(err));
+	r = perfdiff_compute(&perfdiff_samples, fx1_sides, 2, &o, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "perfdiff_compute: %s\n", err);
 		exit(1);
@@ -29,34 +29,34 @@ static struct pd_result *run(const char *compute)
 
 int main(void)
 {
-	struct pd_result *r = run("delta");
-	const struct pd_row *x;
+	struct perfdiff_result *r = run("delta");
+	const struct perfdiff_row *x;
 
 	CHECK(r->nr_rows == 5 && r->nr_symbols == 5);
-	CHECK(r->sides[0].total == 1000 && r->sides[1].total == 2000);
-	CHECK(r->sides[1].lost == 3);
+	CHECK(r->sides[0].counter[0] == 1000 && r->sides[1].counter[0] == 2000);
+	CHECK(r->sides[1].counter[1] == 3);
 
 	/* get_tag: 200/1000 = 20%, 200/2000 = 10% */
 	x = fx_row(r, "blk_mq_get_tag");
 	CHECK(x && x->cells[0].present && x->cells[1].has_pair);
-	CHECK_NEAR(x->cells[0].percent, 20.0);
-	CHECK_NEAR(x->cells[1].percent, 10.0);
-	CHECK_NEAR(x->cells[1].delta, -10.0);
+	CHECK_NEAR(x->cells[0].v[0].pooled, 20.0);
+	CHECK_NEAR(x->cells[1].v[0].pooled, 10.0);
+	CHECK_NEAR(x->cells[1].v[0].delta, -10.0);
 	CHECK_NEAR(x->cells[1].ratio, 1.0);
 	CHECK(x->cells[1].wdiff == 0);		/* 200*1 - 200*1 */
 	/* alloc: 10% -> 15% */
 	x = fx_row(r, "__blk_mq_alloc_request");
-	CHECK_NEAR(x->cells[0].percent, 10.0);
-	CHECK_NEAR(x->cells[1].delta, 5.0);
+	CHECK_NEAR(x->cells[0].v[0].pooled, 10.0);
+	CHECK_NEAR(x->cells[1].v[0].delta, 5.0);
 	CHECK_NEAR(x->cells[1].ratio, 3.0);
 	CHECK(x->cells[1].wdiff == 200);	/* 300 - 100 */
 	/* loop (user dso): 1% -> 1% */
 	x = fx_row(r, "io_submit_loop");
 	CHECK(x && !strcmp(x->dso, "perflab-bench"));
-	CHECK_NEAR(x->cells[1].delta, 0.0);
+	CHECK_NEAR(x->cells[1].v[0].delta, 0.0);
 	CHECK_NEAR(x->cells[1].ratio, 2.0);
 	/* no stddev with one run, noise unknown */
-	CHECK(isnan(x->cells[0].stddev) && x->cells[1].noise == -1);
+	CHECK(isnan(x->cells[0].v[0].run.sd) && x->cells[1].noise == -1);
 	perfdiff_free(r);
 
 	/* wdiff:3,2 = new*2 - base*3 */
@@ -79,7 +79,7 @@ int main(void)
 
 	/* option parsing */
 	{
-		struct pd_opts o;
+		struct perfdiff_opts o;
 
 		perfdiff_default_opts(&o);
 		CHECK(perfdiff_parse_compute("wdiff:1", &o) == -1);
@@ -87,7 +87,7 @@ int main(void)
 		CHECK(perfdiff_parse_compute("wdiff:1,2x", &o) == -1);
 		CHECK(perfdiff_parse_compute("cycles", &o) == -1);
 		CHECK(perfdiff_parse_compute("delta-abs", &o) == 0 &&
-		      o.compute == PD_DELTA_ABS);
+		      o.compute == PERFDIFF_DELTA_ABS);
 	}
 	if (fails) {
 		fprintf(stderr, "%d checks failed\n", fails);

@@ -7,11 +7,11 @@
  */
 #include "unit/perfdiff-fixture.h"
 
-static void refused(const struct pd_side *s, size_t n, const struct pd_opts *o,
+static void refused(const struct perfdiff_side *s, size_t n, const struct perfdiff_opts *o,
 		    const char *want)
 {
 	char err[128] = "";
-	struct pd_result *r = perfdiff_compute(s, n, o, err, sizeof(err));
+	struct perfdiff_result *r = perfdiff_compute(&perfdiff_samples, s, n, o, err, sizeof(err));
 
 	if (r || !strstr(err, want)) {
 		fprintf(stderr, "want refusal with '%s', got %s '%s'\n", want,
@@ -23,12 +23,12 @@ static void refused(const struct pd_side *s, size_t n, const struct pd_opts *o,
 
 int main(void)
 {
-	static const struct pd_sym big[] = { { K, "x", 11 } };
-	static const struct pd_profile empty[] = { { "cpu-clock", 0, 0, 0, NULL } };
-	static const struct pd_profile over[] = { { "cpu-clock", 10, 0, 1, big } };
-	static const struct pd_profile cycles[] = { { "cycles", 100, 0, 1, big } };
-	struct pd_side s[2] = { fx1_sides[0], fx1_sides[1] };
-	struct pd_opts o;
+	static const struct perfdiff_sym big[] = { { K, "x", { 11 } } };
+	static const struct perfdiff_run empty[] = { { "cpu-clock", { 0, 0 }, 0, NULL } };
+	static const struct perfdiff_run over[] = { { "cpu-clock", { 10, 0 }, 1, big } };
+	static const struct perfdiff_run cycles[] = { { "cycles", { 100, 0 }, 1, big } };
+	struct perfdiff_side s[2] = { fx1_sides[0], fx1_sides[1] };
+	struct perfdiff_opts o;
 
 	perfdiff_default_opts(&o);
 	refused(s, 1, &o, "at least one other");

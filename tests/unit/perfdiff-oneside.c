@@ -8,20 +8,19 @@
 #include <stdlib.h>
 
 #include "unit/perfdiff-fixture.h"
-#include "daemon/http/api_perfdiff.h"
 
 int main(void)
 {
-	struct pd_opts o;
-	struct pd_result *r;
-	const struct pd_row *x;
+	struct perfdiff_opts o;
+	struct perfdiff_result *r;
+	const struct perfdiff_row *x;
 	json_t *j, *row;
 	char err[128];
 	size_t i;
 
 	perfdiff_default_opts(&o);
 	perfdiff_parse_compute("ratio", &o);
-	r = perfdiff_compute(fx1_sides, 2, &o, err, sizeof(err));
+	r = perfdiff_compute(&perfdiff_samples, fx1_sides, 2, &o, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "perfdiff_compute: %s\n", err);
 		return 1;
@@ -29,12 +28,12 @@ int main(void)
 	/* new only: __blk_mq_free_request 40/2000 = 2% */
 	x = fx_row(r, "__blk_mq_free_request");
 	CHECK(x && !x->cells[0].present && x->cells[1].has_pair);
-	CHECK(x->cells[0].samples == 0 && x->cells[1].samples == 40);
-	CHECK_NEAR(x->cells[1].delta, 2.0);
+	CHECK(x->cells[0].v[0].count == 0 && x->cells[1].v[0].count == 40);
+	CHECK_NEAR(x->cells[1].v[0].delta, 2.0);
 	/* baseline only: blk_mq_put_tag 50/1000 = 5% */
 	x = fx_row(r, "blk_mq_put_tag");
 	CHECK(x && x->cells[0].present && !x->cells[1].has_pair);
-	CHECK_NEAR(x->cells[0].percent, 5.0);
+	CHECK_NEAR(x->cells[0].v[0].pooled, 5.0);
 	/* ratio sort: the three paired rows, then the two without a ratio */
 	CHECK(fx_index(r, "__blk_mq_free_request") >= 3);
 	CHECK(fx_index(r, "blk_mq_put_tag") >= 3);

@@ -9,12 +9,12 @@
 
 #include "unit/perfdiff-fixture.h"
 
-static struct pd_result *run(const struct pd_side *s, size_t n,
+static struct perfdiff_result *run(const struct perfdiff_side *s, size_t n,
 			     const char *sort, size_t limit)
 {
-	struct pd_opts o;
+	struct perfdiff_opts o;
 	char err[128];
-	struct pd_result *r;
+	struct perfdiff_result *r;
 
 	perfdiff_default_opts(&o);
 	if (perfdiff_parse_sort(sort, &o.sort)) {
@@ -22,7 +22,7 @@ static struct pd_result *run(const struct pd_side *s, size_t n,
 		exit(1);
 	}
 	o.limit = limit;
-	r = perfdiff_compute(s, n, &o, err, sizeof(err));
+	r = perfdiff_compute(&perfdiff_samples, s, n, &o, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "perfdiff_compute: %s\n", err);
 		exit(1);
@@ -30,7 +30,7 @@ static struct pd_result *run(const struct pd_side *s, size_t n,
 	return r;
 }
 
-static void order(const struct pd_result *r, const char *const *want, int n)
+static void order(const struct perfdiff_result *r, const char *const *want, int n)
 {
 	int i;
 
@@ -57,9 +57,9 @@ int main(void)
 	static const char *const by_name[] = { "__blk_mq_alloc_request",
 		"__blk_mq_free_request", "blk_mq_get_tag", "blk_mq_put_tag",
 		"io_submit_loop" };
-	struct pd_side three[3] = { fx1_sides[0], fx1_sides[1], fx1_sides[0] };
-	enum pd_sort s;
-	struct pd_result *r;
+	struct perfdiff_side three[3] = { fx1_sides[0], fx1_sides[1], fx1_sides[0] };
+	enum perfdiff_sort s;
+	struct perfdiff_result *r;
 	char *text;
 
 	r = run(fx1_sides, 2, "baseline", 0);
@@ -80,8 +80,8 @@ int main(void)
 	/* control vs tag vs control again: side 2 deltas are all 0 */
 	r = run(three, 3, "default", 0);
 	CHECK(r->nr_sides == 3);
-	CHECK_NEAR(fx_row(r, "blk_mq_get_tag")->cells[2].delta, 0.0);
-	CHECK_NEAR(fx_row(r, "blk_mq_get_tag")->cells[1].delta, -10.0);
+	CHECK_NEAR(fx_row(r, "blk_mq_get_tag")->cells[2].v[0].delta, 0.0);
+	CHECK_NEAR(fx_row(r, "blk_mq_get_tag")->cells[1].v[0].delta, -10.0);
 	CHECK(!fx_row(r, "__blk_mq_free_request")->cells[2].has_pair);
 	text = perfdiff_text(r, NULL);
 	CHECK(text && strstr(text, "# Baseline/0  Delta/1  Delta/2  Shared Object"));

@@ -61,13 +61,13 @@ int main(void)
 
 	/* Welch: equal variances and sizes give n1 + n2 - 2; all the variance
 	 * on one side gives that side's n - 1 */
-	CHECK(fabs(pd_welch_df(4, 5, 4, 5) - 8) < 1e-12);
-	CHECK(fabs(pd_welch_df(0, 5, 4, 3) - 2) < 1e-12);
+	CHECK(fabs(perfdiff_noise_welch_df(4, 5, 4, 5) - 8) < 1e-12);
+	CHECK(fabs(perfdiff_noise_welch_df(0, 5, 4, 3) - 2) < 1e-12);
 	/* va 1, vb 4, n 2 and 3: (0.5 + 1.333)^2 / (0.25/1 + 1.778/2) */
-	CHECK(fabs(pd_welch_df(1, 2, 4, 3) -
+	CHECK(fabs(perfdiff_noise_welch_df(1, 2, 4, 3) -
 		   (11.0 / 6) * (11.0 / 6) / (0.25 + 16.0 / 18)) < 1e-12);
-	CHECK(pd_welch_p(0, 1, 3, 1, 3) == 1 && pd_welch_p(2, 0, 3, 0, 3) == 0);
-	CHECK(isnan(pd_welch_p(1, 1, 1, 1, 3)));
+	CHECK(perfdiff_noise_welch_p(0, 1, 3, 1, 3) == 1 && perfdiff_noise_welch_p(2, 0, 3, 0, 3) == 0);
+	CHECK(isnan(perfdiff_noise_welch_p(1, 1, 1, 1, 3)));
 
 	/* BH: p = .01 .04 .045 .2 at q .05 -> thresholds .0125 .025 .0375 .05:
 	 * only the first. p = .01 .02 .03 .04 .05 -> all five (step-up). */
@@ -78,11 +78,11 @@ int main(void)
 				      0.5 }; /* .0167 .0333: both */
 		unsigned char r[5];
 
-		CHECK(!pd_bh(p1, 5, 0.05, r));
+		CHECK(!perfdiff_noise_bh(p1, 5, 0.05, r));
 		CHECK(!r[0] && !r[1] && r[2] && !r[3] && !r[4]);
-		CHECK(!pd_bh(p2, 5, 0.05, r));
+		CHECK(!perfdiff_noise_bh(p2, 5, 0.05, r));
 		CHECK(r[0] && r[1] && r[2] && r[3] && r[4]);
-		CHECK(!pd_bh(p3, 3, 0.05, r));
+		CHECK(!perfdiff_noise_bh(p3, 3, 0.05, r));
 		CHECK(r[0] && r[1] && !r[2]);
 	}
 	if (fails) {

@@ -12,11 +12,11 @@
 #include "unit/perfdiff-fixture.h"
 #include "unit/check.h"
 
-static int golden(const struct pd_side *sides, const char *compute,
+static int golden(const struct perfdiff_side *sides, const char *compute,
 		  const char *path)
 {
-	struct pd_opts o;
-	struct pd_result *r;
+	struct perfdiff_opts o;
+	struct perfdiff_result *r;
 	char err[128], *got, *want;
 	size_t glen, wlen;
 	int ret = 1;
@@ -24,7 +24,7 @@ static int golden(const struct pd_side *sides, const char *compute,
 	perfdiff_default_opts(&o);
 	if (perfdiff_parse_compute(compute, &o))
 		return 1;
-	r = perfdiff_compute(sides, 2, &o, err, sizeof(err));
+	r = perfdiff_compute(&perfdiff_samples, sides, 2, &o, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "perfdiff_compute: %s\n", err);
 		return 1;

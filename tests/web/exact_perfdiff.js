@@ -5,37 +5,24 @@
 // perf-diff page shows the whole exact table and links to the sampled
 // profiles of the same runs, which still render as before.
 'use strict';
-const fs = require('fs');
-const path = require('path');
 const L = require('./lib/lib.js');
 
 L.run(async (onCleanup) => {
 	const d = await L.startDaemon(onCleanup);
-	const fix = JSON.parse(fs.readFileSync(path.join(L.TOP, 'tests/fixtures/perfdiff/exact.json'), 'utf8'));
-	const host = await L.registerHost(d);
-	const e = await d.api('POST', '/api/v1/experiments', { key: d.keys.submit, json: { title: 'exact profiles', runs: 2, max_runs: 2, variants: [{ name: 'base' }, { name: 'tag' }] } });
-	const id = e.json.id;
-	for (let n = 0; n < 8; n++) {
-		const c = await d.api('POST', '/api/v1/jobs/claim', { key: d.keys.runner, json: { host, wait: 0 }, ok: [200, 204] });
-		if (c.status === 204) break;
-		const job = c.json;
-		const bench = L.benchJSON({ seed: job.job_id, seconds: 6, nsyms: 20 });
-		bench.exact_profile = fix[job.variant.name][job.run_index];
-		await d.api('POST', '/api/v1/jobs/' + job.job_id + '/result', { key: d.keys.runner, ok: [201], json: { lease: job.lease, bench } });
-	}
+	const id = await L.exactExperiment(d);
 	const pd = await d.api('GET', '/api/v1/experiments/' + id + '/perf-diff');
 	if (pd.json.kind !== 'instructions') throw new Error('the API did not answer with the exact diff: ' + pd.text.slice(0, 200));
 
 	const browser = await L.launchBrowser(onCleanup);
 	const page = await L.newPage(browser, d);
 	await L.open(page, d, '/experiments/' + id);
-	await page.waitForSelector('#perfdiff-top #exact-table tbody tr', { timeout: 10000 });
-	const rows = await page.$$eval('#perfdiff-top #exact-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+	await page.waitForSelector('#perfdiff-top #perfdiff-table[data-kind="instructions"] tbody tr', { timeout: 10000 });
+	const rows = await page.$$eval('#perfdiff-top #perfdiff-table[data-kind="instructions"] tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
 	if (rows.length !== 6) throw new Error('expected 6 symbols, got ' + rows.length);
 	const [b, n, dl, share, , dso, sym] = rows[0];
 	if (sym !== 'blk_mq_put_tags' || b !== '50.000' || n !== '57.200' || dl !== '+7.200' || share !== '2.64 %' || dso !== '[kernel.kallsyms]')
 		throw new Error('top row: ' + rows[0].join(' | '));
-	const flagged = await page.$$eval('#perfdiff-top #exact-table tr.unstable td:last-child', (tds) => tds.map((t) => t.textContent));
+	const flagged = await page.$$eval('#perfdiff-top #perfdiff-table[data-kind="instructions"] tr.unstable td:last-child', (tds) => tds.map((t) => t.textContent));
 	if (flagged.join() !== 'hrtimer_interrupt') throw new Error('runs-differ mark on: ' + flagged.join());
 	if (!(await page.$('#perfdiff-top tr.unstable .unstable-mark'))) throw new Error('no "runs differ" mark');
 	const totals = await page.textContent('#exact-totals');
@@ -44,12 +31,13 @@ L.run(async (onCleanup) => {
 
 	// The perf-diff page: the whole exact table, a link to the sampled one.
 	await L.open(page, d, '/experiments/' + id + '/perf-diff');
-	await page.waitForSelector('#perfdiff #exact-table tbody tr');
-	const all = await page.$$eval('#perfdiff #exact-table tbody tr td:last-child', (tds) => tds.map((t) => t.textContent));
+	await page.waitForSelector('#perfdiff #perfdiff-table[data-kind="instructions"] tbody tr');
+	const all = await page.$$eval('#perfdiff #perfdiff-table[data-kind="instructions"] tbody tr td:last-child', (tds) => tds.map((t) => t.textContent));
 	if (all.length !== 6 || all[0] !== 'blk_mq_put_tags' || all[1] !== 'blk_mq_clear_rqs') throw new Error('perf-diff page rows: ' + all.join());
+	console.log('ok ' + await L.shot(page, 'perf-diff-exact'));
 	await page.click('#sampled-link');
-	await page.waitForSelector('#perfdiff-table tbody tr', { timeout: 10000 });
-	if (await page.$('#perfdiff #exact-table')) throw new Error('the sampled view still shows the exact table');
+	await page.waitForSelector('#perfdiff-table[data-kind="samples"] tbody tr', { timeout: 10000 });
+	if (await page.$('#perfdiff #perfdiff-table[data-kind="instructions"]')) throw new Error('the sampled view still shows the exact table');
 	console.log('ok perf-diff page: exact table, sampled link');
 	if (page.errors.length) throw new Error(page.errors.join('; '));
 });

@@ -7,7 +7,8 @@
 // bisections, on the documented fixtures (tests/fixtures/bisect/),
 // through a Proxy that records each member read; a member that no answer
 // given to that normaliser ever had fails the test, with its path
-// (prog.planned, submitter_name, lkp_text, last_heartbeat were such names).
+// (prog.planned, submitter_name, lkp_text, last_heartbeat were such names);
+// perfDiff reads a sampled and an exact perf diff.
 // The experiment page shows the daemon's bench command line and LKP
 // table, not a copy of its own.
 'use strict';
@@ -52,6 +53,7 @@ L.run(async (onCleanup) => {
 	experiments.push(...(await get('/api/v1/experiments')).experiments);
 	const hosts = (await get('/api/v1/hosts')).hosts;
 	if (!hosts.some((h) => h.calibration.length)) throw new Error('the A/A left the host uncalibrated: ' + JSON.stringify(hosts));
+	const exact = await L.exactExperiment(d, 'exact profiles', lab.host);
 	const alertsNow = (await get('/api/v1/alerts')).alerts;
 	const alertOne = await get('/api/v1/alerts/' + alerts[0].id);
 	const series = [...(await get('/api/v1/series')).series, await get('/api/v1/series?id=' + imp.series_id),
@@ -71,6 +73,7 @@ L.run(async (onCleanup) => {
 		normTrack: [track, listed, scheduled],
 		normBisection: [bisection],
 		normPatch: [await get('/api/v1/patches/' + experiments[0].variants[1].patches[0].id)],
+		perfDiff: [await get('/api/v1/experiments/' + lab.done + '/perf-diff'), await get('/api/v1/experiments/' + exact + '/perf-diff')],
 	};
 
 	const page = await L.newPage(browser, d);

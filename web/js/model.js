@@ -359,52 +359,50 @@ export function normBisection(b) {
 	};
 }
 
-// Normalise the API answer (see daemon/analysis/perfdiff.c perfdiff_json).
-export function perfDiffRows(res, variant) {
-	const sides = arr(res && res.sides).map((s) => ({ name: String(s.variant ?? s.name ?? ''), baseline: !!s.baseline, runs: num(s.runs), total: num(s.total), lost: num(s.lost) }));
-	const rows = arr(res, 'rows', 'symbols').map((r) => {
+// A perf diff of any kind (docs/api.md, perf-diff; daemon/analysis/
+// perfdiff_json.c). The answer carries its own web columns: each reads the
+// row's "base" key and/or the compared entry's "new" key, so a new kind of
+// profile needs nothing here. @variant picks the compared side ("diffs"),
+// the first one when not named.
+export function perfDiff(res, variant) {
+	const r0 = obj(res) || {};
+	const columns = arr(r0.columns).map((c) => ({
+		label: text(c.label), title: text(c.title), format: text(c.format),
+		base: str(c.base) || null, new: str(c.new) || null, hint: str(c.hint) || null,
+		mark: str(c.mark) || null, sort: str(c.sort) || null, brief: c.brief === true,
+	}));
+	const rows = arr(r0.rows).map((r) => {
 		let c = r;
 		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
 		return {
-			dso: String(r.dso ?? ''),
-			symbol: String(r.symbol ?? r.sym ?? r.name ?? ''),
-			baseline: num(r.baseline, r.baseline_pct),
-			baseSamples: num(r.baseline_samples),
-			baseSd: num(r.baseline_stddev),
-			new: num(c.new, c.new_pct),
-			newSamples: num(c.new_samples),
-			newSd: num(c.new_stddev),
-			delta: num(c.delta, c.delta_pct),
-			ratio: num(c.ratio),
-			wdiff: num(c.wdiff),
+			dso: text(r.dso),
+			symbol: text(r.symbol),
+			// per column: [base value, new value, hint value]
+			vals: columns.map((col) => [col.base ? num(r[col.base]) : null, col.new ? num(c[col.new]) : null,
+				col.hint ? num((col.base ? r : c)[col.hint]) : null]),
 			noise: c.noise === true ? true : c.noise === false ? false : null,
-		};
-	});
-	return { sides, rows, event: res && res.event, symbols: num(res && res.symbols), noiseRule: res && res.noise_rule };
-}
-
-// Exact perf diff: instructions per IO per symbol counted by the QEMU TCG
-// plugin (daemon/analysis/perfdiff_exact.c).
-export function isExact(res) {
-	return !!res && res.kind === 'instructions';
-}
-
-// Rows for the compared @variant (the first when not named).
-export function exactRows(res, variant) {
-	return arr(res, 'rows').map((r) => {
-		let c = r;
-		if (variant && Array.isArray(r.diffs)) c = r.diffs.find((d) => d.variant === variant) || r;
-		return {
-			dso: String(r.dso ?? ''),
-			symbol: String(r.symbol ?? ''),
-			base: num(r.base_per_io),
-			new: num(c.new_per_io),
-			delta: num(c.delta_per_io),
-			share: num(c.new_share),
-			spread: num(c.spread_per_io),
 			unstable: c.unstable === true,
 		};
 	});
+	const tol = obj(r0.tolerance);
+	return {
+		kind: text(r0.kind),
+		event: str(r0.event, r0.source),
+		unit: str(r0.unit),
+		symbols: num(r0.symbols),
+		sampledRuns: num(r0.sampled_runs),
+		sides: arr(r0.sides).map((s) => ({
+			name: text(s.variant), baseline: s.baseline === true, runs: num(s.runs),
+			total: num(s.total), lost: num(s.lost), ios: num(s.ios),
+			totalPerIo: obj(s.total_per_io) ? num(s.total_per_io.mean) : null, runsDiffer: s.runs_differ === true,
+		})),
+		// exact kinds: the change of the totals per IO, per compared side
+		totals: Array.isArray(r0.totals) ? r0.totals.map((t) => ({
+			variant: text(t.variant), total: num(t.total), totalPct: num(t.total_pct), kernel: num(t.kernel), user: num(t.user),
+		})) : null,
+		tolerance: tol ? { abs: num(tol.abs_per_io), rel: num(tol.rel) } : null,
+		columns, rows,
+	};
 }
 
 // Worse in the metric's direction (the served metric table).

@@ -1,9 +1,8 @@
 // perflab web: widgets more than one page draws (error box, verdict panel,
-// exact instruction table). Pages import them from here, never from each
+// the perf diff table). Pages import them from here, never from each
 // other or from app.js, so the router sits on top and the pages below it.
-import { h, fmt, num, arr, verdictBadge } from './util.js';
+import { h, fmt, num, verdictBadge } from './util.js';
 import { askKey, ApiError } from './api.js';
-import { exactRows } from './model.js';
 import { metricLabel, fmtMetric } from './metrics.js';
 
 // A key entered from an error box: the router draws the page again.
@@ -85,51 +84,110 @@ function sentence(c) {
 	}
 }
 
-// Exact perf diff: no noise column, runs of one kernel should agree and a
-// symbol whose runs disagree is marked.
+// ---- perf diff ------------------------------------------------------------
+
+const sign = (v) => (v > 0 ? '+' : v < 0 ? '−' : '±');
 const f3 = (v) => (v === null ? '–' : v.toFixed(3));
-const s3 = (v) => (v === null ? '–' : (v > 0 ? '+' : v < 0 ? '−' : '±') + Math.abs(v).toFixed(3));
+const s3 = (v) => (v === null ? '–' : sign(v) + Math.abs(v).toFixed(3));
+
+// The formats a perf diff's columns name (daemon/analysis/perfdiff_*.c);
+// blank without a value. Signed ones colour the cell by the sign.
+const FORMATS = {
+	pct: (v) => v.toFixed(2) + ' %',
+	spct: (v) => sign(v) + Math.abs(v).toFixed(2) + ' %',
+	ratio: (v) => v.toFixed(3) + ' ×',
+	int: (v) => v.toLocaleString('en-US'),
+	count: (v) => String(v),
+	f3: (v) => v.toFixed(3),
+	s3: (v) => sign(v) + Math.abs(v).toFixed(3),
+};
+const SIGNED = new Set(['spct', 's3']);
+const show = (format, v) => (v === null ? '' : (FORMATS[format] || String)(v));
+
+// Marks a column can carry: noise (sampled kinds: within run-to-run noise)
+// and unstable (exact kinds: the runs of one kernel disagree).
+function markOf(pd, name) {
+	if (name === 'noise')
+		return { label: 'noise', cls: 'noise-mark', title: 'within run-to-run noise: not a discovery of Welch’s t test with Benjamini-Hochberg at 5 %' };
+	const t = pd.tolerance || {};
+	return { label: 'runs differ', cls: 'noise-mark unstable-mark', title: 'the runs of one kernel differ by more than ' + t.abs + ' per IO + ' + (num(t.rel) * 100) + ' % (exact counts should repeat)' };
+}
 
 // "instr/IO 2157.000 → 2167.200 (+10.200, +0.473 %); kernel +10.200, user ±0.000"
-export function exactSummary(res, variant) {
-	const sides = arr(res, 'sides');
-	const base = sides.find((s) => s.baseline) || sides[0];
-	const side = sides.find((s) => !s.baseline && (!variant || s.variant === variant));
-	const tot = arr(res, 'totals').find((t) => side && t.variant === side.variant);
+// for a diff with totals (@pd from model.js perfDiff; exact counts); null
+// without.
+export function totalsSummary(pd, variant) {
+	if (!pd.totals) return null;
+	const base = pd.sides.find((s) => s.baseline) || pd.sides[0];
+	const side = pd.sides.find((s) => !s.baseline && (!variant || s.name === variant));
+	const tot = pd.totals.find((t) => side && t.variant === side.name);
 	if (!base || !side || !tot) return h('p', { class: 'muted', id: 'exact-totals' }, 'Exact instruction counts.');
-	const per = (s) => num(s.total_per_io && s.total_per_io.mean);
-	const runsDiffer = sides.filter((s) => s.runs_differ === true).map((s) => s.variant);
+	const runsDiffer = pd.sides.filter((s) => s.runsDiffer).map((s) => s.name);
 	return h('p', { class: 'muted', id: 'exact-totals' },
-		'Executed instructions per IO, counted exactly (', String(res.source || 'qemu-tcg-plugin'), '): ',
-		h('b', null, base.variant), ' ', f3(per(base)), ' → ', h('b', null, side.variant), ' ', f3(per(side)),
-		' (', h('span', { class: num(tot.total) > 0 ? 'pos' : num(tot.total) < 0 ? 'neg' : '' }, s3(num(tot.total))), ', ', fmt.spct(num(tot.total_pct), 3),
-		'); kernel ', s3(num(tot.kernel)), ', user ', s3(num(tot.user)), '. ',
-		fmt.count(num(base.runs), 'runs'), ' / ', fmt.count(num(side.runs), 'runs'), '.',
+		'Executed instructions per IO, counted exactly (', pd.event || 'qemu-tcg-plugin', '): ',
+		h('b', null, base.name), ' ', f3(base.totalPerIo), ' → ', h('b', null, side.name), ' ', f3(side.totalPerIo),
+		' (', h('span', { class: tot.total > 0 ? 'pos' : tot.total < 0 ? 'neg' : '' }, s3(tot.total)), ', ', fmt.spct(tot.totalPct, 3),
+		'); kernel ', s3(tot.kernel), ', user ', s3(tot.user), '. ',
+		fmt.count(base.runs, 'runs'), ' / ', fmt.count(side.runs, 'runs'), '.',
 		runsDiffer.length ? h('span', { class: 'pos', id: 'exact-runs-differ' }, ' Runs of ' + runsDiffer.join(', ') + ' disagree on the total.') : null);
 }
 
-const COLS = [
-	['Base/IO', 'instructions per IO of the control (mean over its runs)'],
-	['New/IO', 'instructions per IO of the variant'],
-	['Delta/IO', 'New/IO − Base/IO'],
-	['Share', 'share of the variant’s instructions, %'],
-	['Spread', 'max − min of the per-run instructions per IO (larger of the two variants)'],
-];
+// Sort value of row @r for key @key: a column's sort name (both sides
+// shown: their sum), "NAME-abs" for its absolute value, dso or symbol.
+export function perfDiffSortValue(pd, r, key) {
+	if (key === 'dso' || key === 'symbol') return r[key];
+	const abs = key.endsWith('-abs');
+	const i = pd.columns.findIndex((c) => c.sort === (abs ? key.slice(0, -4) : key));
+	if (i < 0) return -Infinity;
+	const [b, n] = r.vals[i];
+	const c = pd.columns[i];
+	const v = c.base && c.new ? (b || 0) + (n || 0) : c.new ? n : b;
+	return v === null ? -Infinity : abs ? Math.abs(v) : v;
+}
 
-// The table; @limit rows (0: all); @symbolLink(row) -> href or null.
-export function exactTable(res, { variant = '', limit = 0, symbolLink = null } = {}) {
-	let rows = exactRows(res, variant);
-	if (limit) rows = rows.slice(0, limit);
-	const tol = res.tolerance || {};
-	const mark = () => h('span', { class: 'noise-mark unstable-mark', title: 'the runs of one kernel differ by more than ' + num(tol.abs_per_io) + ' instr/IO + ' + (num(tol.rel) * 100) + ' % (exact counts should repeat)' }, 'runs differ');
-	return h('table', { class: 'small', id: 'exact-table' },
-		h('thead', null, h('tr', null, COLS.map(([l, t]) => h('th', { class: 'num', title: t }, l)), h('th', null, 'Shared Object'), h('th', null, 'Symbol'))),
-		h('tbody', null, rows.map((r) => h('tr', { class: r.unstable ? 'unstable' : '' },
-			h('td', { class: 'num' }, f3(r.base)),
-			h('td', { class: 'num' }, f3(r.new)),
-			h('td', { class: 'num ' + (r.delta > 0 ? 'pos' : r.delta < 0 ? 'neg' : '') }, s3(r.delta)),
-			h('td', { class: 'num' }, r.share === null ? '–' : r.share.toFixed(2) + ' %'),
-			h('td', { class: 'num' }, r.spread === null ? '' : f3(r.spread), r.unstable ? mark() : null),
+function cell(pd, r, c, i) {
+	const [b, n, hint] = r.vals[i];
+	const v = c.new ? n : b;
+	const td = h('td', { class: 'num', title: hint !== null ? 'run-to-run sd ' + show(c.format, hint) : null },
+		c.base && c.new ? show(c.format, b || 0) + ' → ' + show(c.format, n || 0) : show(c.format, v));
+	const marked = c.mark && r[c.mark] === true;
+	if (marked && c.mark === 'noise') td.classList.add('noise');
+	else if (SIGNED.has(c.format) && v) td.classList.add(v > 0 ? 'pos' : 'neg');
+	if (marked) {
+		const m = markOf(pd, c.mark);
+		td.appendChild(h('span', { class: m.cls, title: m.title }, m.label));
+	}
+	return td;
+}
+
+// The perf diff table of any kind (@pd from model.js perfDiff): the
+// kind's columns (only the brief ones with @brief), Shared Object, Symbol;
+// @limit rows (0: all); @symbolLink(row) -> href or null; with @onSort,
+// sortable headers (@sort, @dir mark the sorted one).
+export function perfDiffTable(pd, { rows = pd.rows, brief = false, limit = 0, symbolLink = null, sort = '', dir = 'desc', onSort = null, fixed = false } = {}) {
+	const cols = pd.columns.map((c, i) => [c, i]).filter(([c]) => !brief || c.brief);
+	const th = (label, key, title, numeric) => {
+		const on = key && (key === sort || sort === key + '-abs');
+		const cls = [numeric ? 'num' : '', onSort && key ? 'sortable' : '', on && dir === 'asc' ? 'sorted-asc' : '', on && dir === 'desc' ? 'sorted-desc' : ''].filter(Boolean).join(' ');
+		return h('th', onSort && key ? {
+			class: cls, title, dataset: { key }, tabindex: 0, role: 'button',
+			onkeydown: (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); ev.currentTarget.click(); } },
+			onclick: () => onSort(key, numeric),
+		} : { class: cls || null, title }, label);
+	};
+	const shown = limit ? rows.slice(0, limit) : rows;
+	const body = document.createDocumentFragment();
+	for (const r of shown)
+		body.appendChild(h('tr', { class: r.unstable ? 'unstable' : null },
+			cols.map(([c, i]) => cell(pd, r, c, i)),
 			h('td', { class: 'mono' }, r.dso),
-			h('td', { class: 'mono wrap-anywhere' }, symbolLink ? h('a', { href: symbolLink(r) }, r.symbol) : r.symbol)))));
+			h('td', { class: 'mono wrap-anywhere' }, symbolLink ? h('a', { href: symbolLink(r) }, r.symbol) : r.symbol)));
+	// fixed layout: 7 % a number, more for one with a mark or two numbers
+	const width = (c) => 7 + (c.mark ? 3 : 0) + (c.base && c.new ? 4 : 0) + '%';
+	return h('table', { id: 'perfdiff-table', class: 'small' + (fixed ? ' fixed' : ''), dataset: { kind: pd.kind } },
+		fixed ? h('colgroup', null, cols.map(([c]) => h('col', { style: { width: width(c) } })),
+			h('col', { style: { width: '14%' } }), h('col', null)) : null,
+		h('thead', null, h('tr', null, cols.map(([c]) => th(c.label, c.sort, c.title, true)),
+			th('Shared Object', 'dso', null, false), th('Symbol', 'symbol', null, false))),
+		h('tbody', null, body));
 }

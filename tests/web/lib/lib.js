@@ -378,6 +378,25 @@ async function populateLab(d, { runs = 3, seconds = 12, nsyms = 40 } = {}) {
 	return { done, queued, host };
 }
 
+// An experiment (base, tag; 2 runs each) whose runs carry the exact
+// profiles of tests/fixtures/perfdiff/exact.json and sampled ones, run
+// on @host (registered here when not given; no other job may be queued).
+// Returns its id.
+async function exactExperiment(d, title = 'exact profiles', host = null) {
+	const fix = JSON.parse(fs.readFileSync(path.join(TOP, 'tests/fixtures/perfdiff/exact.json'), 'utf8'));
+	host = host || await registerHost(d);
+	const e = await d.api('POST', '/api/v1/experiments', { key: d.keys.submit, json: { title, runs: 2, max_runs: 2, variants: [{ name: 'base' }, { name: 'tag' }] } });
+	for (let n = 0; n < 8; n++) {
+		const c = await d.api('POST', '/api/v1/jobs/claim', { key: d.keys.runner, json: { host, wait: 0 }, ok: [200, 204] });
+		if (c.status === 204) break;
+		const job = c.json;
+		const bench = benchJSON({ seed: job.job_id, seconds: 6, nsyms: 20 });
+		bench.exact_profile = fix[job.variant.name][job.run_index];
+		await d.api('POST', '/api/v1/jobs/' + job.job_id + '/result', { key: d.keys.runner, ok: [201], json: { lease: job.lease, bench } });
+	}
+	return e.json.id;
+}
+
 // Daily points with a planted step, for POST /api/v1/series/import.
 function seriesPoints({ days = 400, start = Date.UTC(2025, 0, 1) / 1000, value = 3500000, step = -0.04, at = 0.6, noise = 0.003, seed = 3 } = {}) {
 	const r = rng(seed);
@@ -390,4 +409,5 @@ function seriesPoints({ days = 400, start = Date.UTC(2025, 0, 1) / 1000, value =
 }
 
 module.exports.populateLab = populateLab;
+module.exports.exactExperiment = exactExperiment;
 module.exports.seriesPoints = seriesPoints;

@@ -4,8 +4,8 @@
 // and the report alert, and the top rows of that perf diff.
 import { h, fmt, link, stateBadge, verdictBadge } from '../util.js';
 import { api } from '../api.js';
-import { isExact, normBisection } from '../model.js';
-import { errorBox, exactTable, exactSummary } from '../widgets.js';
+import { normBisection, perfDiff } from '../model.js';
+import { errorBox, totalsSummary, perfDiffTable } from '../widgets.js';
 
 const short = (sha) => String(sha ?? '').slice(0, 12);
 const ci = (lo, hi) => (lo === null || hi === null ? '–' : '[' + fmt.spct(lo) + ', ' + fmt.spct(hi) + ']');
@@ -51,8 +51,9 @@ export async function render(ctx) {
 			const slot = h('div', { id: 'culprit-diff' });
 			cul.appendChild(slot);
 			api('/api/v1/experiments/' + exp + '/perf-diff').then((res) => {
-				if (ctx.stale || !isExact(res)) return;
-				slot.append(exactSummary(res), exactTable(res, { limit: 10 }));
+				const pd = perfDiff(res);
+				if (ctx.stale || !pd.rows.length) return;
+				slot.append(...[totalsSummary(pd), perfDiffTable(pd, { brief: true, limit: 10 })].filter(Boolean));
 			}, (e) => { if (e.status !== 404 && e.status !== 409) slot.appendChild(errorBox(e)); });
 		}
 	}

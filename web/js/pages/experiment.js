@@ -4,9 +4,9 @@
 // top of the perf diff, jobs with build/boot/bench logs. Live via SSE.
 import { h, clear, fmt, link, stateBadge, variantColor, num, median, si } from '../util.js';
 import { api } from '../api.js';
-import { normExperiment, normPatch, runMeans, perfDiffRows, isExact } from '../model.js';
+import { normExperiment, normPatch, runMeans, perfDiff } from '../model.js';
 import { runsChart, stripPlot } from '../charts.js';
-import { errorBox, verdictPanel, exactSummary, exactTable } from '../widgets.js';
+import { errorBox, verdictPanel, totalsSummary, perfDiffTable } from '../widgets.js';
 
 export async function render(ctx) {
 	const id = ctx.params[0];
@@ -173,22 +173,13 @@ async function loadPerfTop(el, e, req) {
 	}
 	try {
 		const res = await req;
-		if (isExact(res)) {
-			// exact instruction counts (qemu-icount with the TCG plugin)
-			el.append(exactSummary(res), exactTable(res, { limit: 10, symbolLink: (r) => link('/experiments/' + e.id + '/perf-diff', { q: r.symbol }) }));
-			return;
-		}
-		const { rows } = perfDiffRows(res);
-		if (!rows.length) {
+		const pd = perfDiff(res);
+		if (!pd.rows.length) {
 			el.appendChild(h('div', { class: 'empty' }, 'No profile samples were recorded for this experiment (runs without -P).'));
 			return;
 		}
-		el.appendChild(h('table', { class: 'small' },
-			h('thead', null, h('tr', null, h('th', { class: 'num' }, 'Baseline'), h('th', { class: 'num' }, 'Delta'), h('th', null, 'Shared Object'), h('th', null, 'Symbol'))),
-			h('tbody', null, rows.map((r) => h('tr', null,
-				h('td', { class: 'num' }, r.baseline === null ? '' : r.baseline.toFixed(2) + ' %'),
-				h('td', { class: 'num ' + (r.delta > 0 ? 'pos' : r.delta < 0 ? 'neg' : '') }, r.delta === null ? '' : fmt.spct(r.delta), r.noise === true ? h('span', { class: 'noise-mark', title: 'within run-to-run noise' }, 'noise') : null),
-				h('td', { class: 'mono' }, r.dso), h('td', { class: 'mono wrap-anywhere' }, h('a', { href: link('/experiments/' + e.id + '/perf-diff', { q: r.symbol }) }, r.symbol)))))));
+		el.append(...[totalsSummary(pd), perfDiffTable(pd, { brief: true, limit: 10,
+			symbolLink: (r) => link('/experiments/' + e.id + '/perf-diff', { q: r.symbol }) })].filter(Boolean));
 	} catch (err) {
 		if (err.status === 404) el.appendChild(h('div', { class: 'empty' }, 'No perf diff for this experiment yet (' + err.message + ').'));
 		else el.appendChild(errorBox(err));

@@ -1,23 +1,13 @@
-// perf diff of an experiment: sortable table (baseline %, new %, delta %,
-// ratio, wdiff), filter by symbol / dso, noise marks, differential flame
-// graph. URL: #/experiments/ID/perf-diff?variant=&q=&dso=&sort=&dir=
-import { h, clear, fmt, link, setQuery, num, arr } from '../util.js';
+// perf diff of an experiment, any kind of profile: the sortable table of
+// the kind's columns (web/js/widgets.js perfDiffTable), filter by symbol /
+// dso, noise marks, the text form, and for sampled profiles the
+// differential flame graph. URL: #/experiments/ID/perf-diff?variant=&kind=&q=&dso=&sort=&dir=&noise=
+import { h, clear, fmt, link, setQuery } from '../util.js';
 import { api } from '../api.js';
-import { perfDiffRows, isExact } from '../model.js';
-import { errorBox, exactSummary, exactTable } from '../widgets.js';
+import { perfDiff } from '../model.js';
+import { errorBox, totalsSummary, perfDiffTable, perfDiffSortValue } from '../widgets.js';
 
 const PAGE = 200;	// rows drawn before "Show all" (layout of thousands of rows is slow)
-
-const COLS = [
-	{ key: 'baseline', label: 'Baseline', num: true, title: 'share of the control’s samples, %' },
-	{ key: 'new', label: 'New', num: true, title: 'share of the variant’s samples, %' },
-	{ key: 'delta', label: 'Delta', num: true, title: 'new % − baseline % (percentage points)' },
-	{ key: 'ratio', label: 'Ratio', num: true, title: 'new samples / baseline samples' },
-	{ key: 'wdiff', label: 'Wdiff', num: true, title: 'new samples × W2 − baseline samples × W1' },
-	{ key: 'samples', label: 'Samples', num: true, title: 'baseline + new samples' },
-	{ key: 'dso', label: 'Shared Object', num: false },
-	{ key: 'symbol', label: 'Symbol', num: false },
-];
 
 export async function render(ctx) {
 	const id = ctx.params[0];
@@ -25,7 +15,7 @@ export async function render(ctx) {
 	const q = ctx.query;
 	const state = {
 		variant: q.get('variant') || '',
-		kind: q.get('kind') === 'samples' ? 'samples' : '',
+		kind: q.get('kind') || '',
 		q: q.get('q') || '',
 		dso: q.get('dso') || '',
 		sort: q.get('sort') || 'delta-abs',
@@ -57,13 +47,10 @@ export async function render(ctx) {
 		// All sides come back (the variant is picked here, from "diffs"); the
 		// server's top rows are by the first compared variant's |delta|.
 		res = await (quick ? api(url, { query: { limit: PAGE, kind: state.kind } }) : getFull());
-		if (isExact(res)) {
-			renderExact(root, await getFull(), id, state);
-			return;
-		}
-		partial = quick && num(res && res.symbols) > arr(res, 'rows').length;
-		const sides = arr(res && res.sides);
-		if (partial && state.variant && sides.length > 2 && sides.filter((x) => !x.baseline)[0].variant !== state.variant) {
+		const first = perfDiff(res);
+		partial = quick && first.symbols > first.rows.length;
+		const others = first.sides.filter((x) => !x.baseline);
+		if (partial && state.variant && others.length > 1 && others[0].name !== state.variant) {
 			res = await getFull();
 			partial = false;
 		}
@@ -77,19 +64,27 @@ export async function render(ctx) {
 		throw e;
 	}
 	performance.mark('perfdiff:fetched');
-	const data = perfDiffRows(res, state.variant);
+	let data = perfDiff(res, state.variant);
 	performance.mark('perfdiff:normalized');
 	const base = data.sides.find((s) => s.baseline) || data.sides[0];
 	const compared = data.sides.filter((s) => s !== base);
 	if (!state.variant && compared.length) state.variant = compared[0].name;
-	if (compared.length > 1) Object.assign(data, perfDiffRows(res, state.variant));
+	if (compared.length > 1) data = perfDiff(res, state.variant);
+	const noiseMarks = data.columns.some((c) => c.mark === 'noise');
 
-	root.appendChild(h('p', { class: 'muted' },
+	const textLink = h('a', { href: '/api/v1/experiments/' + id + '/perf-diff?format=text', id: 'text-link', onclick: (e) => { e.preventDefault(); showText(); } }, 'text form for a mail');
+	const sampledLink = data.kind !== 'samples' && data.sampledRuns
+		? [h('a', { href: link('/experiments/' + id + '/perf-diff', { kind: 'samples' }), id: 'sampled-link' }, 'sampled profiles (perf record) of the same runs'), ' · ']
+		: null;
+	// the sides (with their samples or IOs) unless the kind sums them up
+	root.appendChild(totalsSummary(data, state.variant) || h('p', { class: 'muted' },
 		'Event ', h('b', null, data.event || 'cpu-clock'), ' · ',
-		data.sides.map((s) => s.name + (s.baseline ? ' (baseline)' : '') + ': ' + fmt.count(s.runs, 'runs') + ', ' + fmt.count(s.total, 'samples') + (s.lost ? ', ' + fmt.count(s.lost, 'lost') : '')).join(' · '),
-		' · ', fmt.count(data.symbols ?? data.rows.length, 'symbols'),
-		'. Percentages are shares of all samples of a side; delta is in percentage points. ',
-		h('a', { href: '/api/v1/experiments/' + id + '/perf-diff?format=text', id: 'text-link', onclick: (e) => { e.preventDefault(); showText(); } }, 'text form for a mail')));
+		data.sides.map((s) => s.name + (s.baseline ? ' (baseline)' : '') + ': ' + fmt.count(s.runs, 'runs') +
+			(s.total !== null ? ', ' + fmt.count(s.total, 'samples') : '') + (s.ios !== null ? ', ' + fmt.count(s.ios, 'IOs') : '') +
+			(s.lost ? ', ' + fmt.count(s.lost, 'lost') : '')).join(' · '),
+		data.unit ? '.' : '. Percentages are shares of all samples of a side; delta is in percentage points.'));
+	root.appendChild(h('p', { class: 'muted small' }, fmt.count(data.symbols ?? data.rows.length, 'symbols'),
+		data.unit ? ' (' + data.unit + ')' : '', '. ', sampledLink, textLink));
 	const textBox = h('div');
 	root.appendChild(textBox);
 	async function showText() {
@@ -105,76 +100,50 @@ export async function render(ctx) {
 	const dsoSel = h('select', { id: 'dso-filter', onchange: () => { state.dso = dsoSel.value; state.all = false; update(); } },
 		dsoOptions());
 	const noiseBox = h('input', { type: 'checkbox', id: 'hide-noise', checked: state.hideNoise, onchange: () => { state.hideNoise = noiseBox.checked; update(); } });
-	const variantSel = compared.length > 1 ? h('select', { id: 'variant-select', onchange: () => { location.hash = link('/experiments/' + id + '/perf-diff', { variant: variantSel.value }); } },
+	const variantSel = compared.length > 1 ? h('select', { id: 'variant-select', onchange: () => { location.hash = link('/experiments/' + id + '/perf-diff', { variant: variantSel.value, kind: state.kind }); } },
 		compared.map((s) => h('option', { value: s.name, selected: s.name === state.variant }, s.name))) : null;
 	root.appendChild(h('div', { class: 'toolbar' },
 		variantSel ? h('label', null, base.name + ' vs ', variantSel) : h('span', null, (base ? base.name : 'baseline') + ' vs ' + (state.variant || 'variant')),
 		h('label', null, 'Symbol ', qInput), h('label', null, 'Object ', dsoSel),
-		h('label', null, noiseBox, ' hide deltas within noise')));
+		noiseMarks ? h('label', null, noiseBox, ' hide deltas within noise') : null));
 
 	const count = h('p', { class: 'muted small', id: 'row-count' });
-	const thead = h('tr');
-	const tbody = h('tbody');
+	const tableBox = h('div', { class: 'scroll' });
 	const more = h('div');
-	const table = h('table', { id: 'perfdiff-table', class: 'small fixed' },
-		h('colgroup', null, ['7%', '7%', '10%', '7%', '7%', '11%', '14%', '37%'].map((w) => h('col', { style: { width: w } }))),
-		h('thead', null, thead), tbody);
-	for (const c of COLS) {
-		thead.appendChild(h('th', {
-			class: 'sortable' + (c.num ? ' num' : ''), title: c.title, dataset: { key: c.key }, tabindex: 0, role: 'button',
-			onkeydown: (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); ev.currentTarget.click(); } },
-			onclick: () => {
-				if (state.sort === c.key) state.dir = state.dir === 'desc' ? 'asc' : 'desc';
-				else state.dir = c.num ? 'desc' : 'asc';
-				state.sort = c.key;
-				update();
-			},
-		}, c.label));
-	}
-	root.append(count, h('div', { class: 'scroll' }, table), more);
+	root.append(count, tableBox, more);
 
-	const flame = h('div', { id: 'flame' });
-	root.append(h('h2', null, 'Differential flame graph'),
-		h('p', { class: 'muted small' }, 'Stacks of ' + (state.variant || 'the variant') + '; colour shows the change against ' + (base ? base.name : 'the control') + ': red = more samples, blue = fewer. Width = share of samples.'),
-		flame);
-	loadFlame(flame, id, state.variant);
-
-	function sortKey(r) {
-		switch (state.sort) {
-		case 'delta-abs': return r.delta === null ? -Infinity : Math.abs(r.delta);
-		case 'samples': return (r.baseSamples || 0) + (r.newSamples || 0);
-		case 'dso': return r.dso;
-		case 'symbol': return r.symbol;
-		default: { const v = r[state.sort]; return v === null || v === undefined ? -Infinity : v; }
-		}
+	if (data.kind === 'samples') {
+		const flame = h('div', { id: 'flame' });
+		root.append(h('h2', null, 'Differential flame graph'),
+			h('p', { class: 'muted small' }, 'Stacks of ' + (state.variant || 'the variant') + '; colour shows the change against ' + (base ? base.name : 'the control') + ': red = more samples, blue = fewer. Width = share of samples.'),
+			flame);
+		loadFlame(flame, id, state.variant);
 	}
+
+	const onSort = (key, numeric) => {
+		if (state.sort === key) state.dir = state.dir === 'desc' ? 'asc' : 'desc';
+		else state.dir = numeric ? 'desc' : 'asc';
+		state.sort = key;
+		update();
+	};
 
 	function update() {
-		setQuery({ q: state.q, dso: state.dso, sort: state.sort === 'delta-abs' ? '' : state.sort, dir: state.dir === 'desc' ? '' : state.dir, noise: state.hideNoise ? 'hide' : '', variant: compared.length > 1 ? state.variant : '' });
+		setQuery({ q: state.q, dso: state.dso, sort: state.sort === 'delta-abs' ? '' : state.sort, dir: state.dir === 'desc' ? '' : state.dir, noise: state.hideNoise ? 'hide' : '', variant: compared.length > 1 ? state.variant : '', kind: state.kind });
 		const needle = state.q.toLowerCase();
 		let rows = data.rows.filter((r) => (!needle || r.symbol.toLowerCase().includes(needle)) && (!state.dso || r.dso === state.dso) && (!state.hideNoise || r.noise !== true));
 		const sign = state.dir === 'asc' ? 1 : -1;
-		const keyed = rows.map((r) => [sortKey(r), r]);
+		const keyed = rows.map((r) => [perfDiffSortValue(data, r, state.sort), r]);
 		keyed.sort((a, b) => (a[0] < b[0] ? -sign : a[0] > b[0] ? sign : 0));
 		rows = keyed.map((x) => x[1]);
-		for (const th of thead.children) {
-			const k = th.dataset.key;
-			const on = k === state.sort || (state.sort === 'delta-abs' && k === 'delta');
-			th.classList.toggle('sorted-asc', on && state.dir === 'asc');
-			th.classList.toggle('sorted-desc', on && state.dir === 'desc');
-		}
-		const shown = state.all ? rows : rows.slice(0, PAGE);
 		count.textContent = partial
 			? 'The ' + data.rows.length + ' largest |delta| of ' + fmt.count(data.symbols, 'symbols') + '; loading the rest for sorting and filters…'
 			: rows.length === data.rows.length
 			? fmt.count(rows.length, 'symbols') + (state.sort === 'delta-abs' ? ', largest |delta| first' : '')
 			: fmt.count(rows.length, 'of') + ' ' + fmt.count(data.rows.length, 'symbols match the filter');
-		const frag = document.createDocumentFragment();
-		for (const r of shown) frag.appendChild(rowEl(r));
-		tbody.replaceChildren(frag);
+		clear(tableBox).appendChild(perfDiffTable(data, { rows, limit: state.all ? 0 : PAGE, sort: state.sort, dir: state.dir, onSort, fixed: true }));
 		clear(more);
 		if (!rows.length) more.appendChild(h('div', { class: 'empty' }, data.rows.length ? 'No symbol matches the filter; clear the symbol or object filter.' : 'The profiles have no symbols.'));
-		else if (shown.length < rows.length) more.appendChild(h('button', { type: 'button', id: 'show-all', onclick: () => { state.all = true; update(); } }, 'Show all ' + rows.length + ' rows'));
+		else if (!state.all && PAGE < rows.length) more.appendChild(h('button', { type: 'button', id: 'show-all', onclick: () => { state.all = true; update(); } }, 'Show all ' + rows.length + ' rows'));
 	}
 	update();
 	performance.mark('perfdiff:table');
@@ -182,58 +151,12 @@ export async function render(ctx) {
 	if (!partial) complete();
 	else getFull().then((full) => {
 		if (ctx.stale) return;
-		Object.assign(data, perfDiffRows(full, state.variant));
+		data = perfDiff(full, state.variant);
 		partial = false;
 		dsoSel.replaceChildren(...dsoOptions().flat());
 		update();
 		complete();
 	}, (e) => { clear(more).appendChild(errorBox(e)); });
-}
-
-// Exact instruction counts: the whole table (no sampling noise to filter),
-// and a link to the sampled profiles of the same runs when there are any.
-function renderExact(root, res, id, state) {
-	const sides = arr(res, 'sides').filter((s) => !s.baseline);
-	const variant = state.variant || (sides[0] && sides[0].variant) || '';
-	const needle = state.q.toLowerCase();
-	const filtered = Object.assign({}, res, { rows: arr(res, 'rows').filter((r) => !needle || String(r.symbol).toLowerCase().includes(needle)) });
-	root.append(exactSummary(res, variant),
-		h('p', { class: 'muted small' }, fmt.count(num(res.symbols), 'symbols'), needle ? ', ' + filtered.rows.length + ' matching “' + state.q + '”' : '', ', largest |Delta/IO| first. ',
-			num(res.sampled_runs) === 0 ? null : [h('a', { href: link('/experiments/' + id + '/perf-diff', { kind: 'samples' }), id: 'sampled-link' }, 'sampled profiles (perf record) of the same runs'), ' · '],
-			h('a', { href: '/api/v1/experiments/' + id + '/perf-diff?format=text', id: 'text-link' }, 'text form')),
-		h('div', { class: 'scroll' }, exactTable(filtered, { variant })));
-	root.dataset.complete = '1';
-}
-
-function pct(v) { return v === null ? '' : v.toFixed(2) + ' %'; }
-
-function rowEl(r) {
-	const tr = document.createElement('tr');
-	const td = (text, cls, title) => {
-		const c = document.createElement('td');
-		if (cls) c.className = cls;
-		if (title) c.title = title;
-		c.textContent = text;
-		tr.appendChild(c);
-		return c;
-	};
-	td(pct(r.baseline), 'num', r.baseSd !== null ? 'run-to-run stddev ' + r.baseSd.toFixed(2) + ' %' : null);
-	td(pct(r.new), 'num', r.newSd !== null ? 'run-to-run stddev ' + r.newSd.toFixed(2) + ' %' : null);
-	const d = td(r.delta === null ? '' : (r.delta > 0 ? '+' : r.delta < 0 ? '−' : '±') + Math.abs(r.delta).toFixed(2) + ' %',
-		'num ' + (r.noise === true ? 'noise' : r.delta > 0 ? 'pos' : r.delta < 0 ? 'neg' : ''));
-	if (r.noise === true) {
-		const m = document.createElement('span');
-		m.className = 'noise-mark';
-		m.title = 'within run-to-run noise: |delta| ≤ 2·sqrt(sd_b²/n_b + sd_n²/n_n)';
-		m.textContent = 'noise';
-		d.appendChild(m);
-	}
-	td(r.ratio === null ? '' : r.ratio.toFixed(3) + ' ×', 'num');
-	td(r.wdiff === null ? '' : r.wdiff.toLocaleString('en-US'), 'num');
-	td(((r.baseSamples || 0) + ' → ' + (r.newSamples || 0)), 'num');
-	td(r.dso, 'mono');
-	td(r.symbol, 'mono wrap-anywhere');
-	return tr;
 }
 
 // The SVG is parsed and rebuilt from an allow-list of elements and
