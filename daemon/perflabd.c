@@ -19,6 +19,7 @@
 
 #include "daemon/http/server.h"
 #include "daemon/lab/apikeys.h"
+#include "daemon/lab/worker.h"
 #include "daemon/store/db.h"
 
 static void usage(FILE *f)
@@ -36,6 +37,10 @@ static void usage(FILE *f)
 		"                [--image-max-age SECONDS] [--image-builders any|builders]\n"
 		"                [--lava-guest DIR] [--lava-images DIR]\n"
 		"                [--lava-url URL]\n"
+		"                [--git-fetchers N] [--git-wait SECONDS]\n"
+		"                [--git-fetch-interval SECONDS]\n"
+		"                [--git-fetch-timeout SECONDS]\n"
+		"                [--delivery-timeout SECONDS]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -269,6 +274,11 @@ int main(int argc, char **argv)
 		{ "lava-guest", required_argument, NULL, 'g' },
 		{ "lava-images", required_argument, NULL, 'i' },
 		{ "lava-url", required_argument, NULL, 'C' },
+		{ "git-fetchers", required_argument, NULL, 'j' },
+		{ "git-wait", required_argument, NULL, 'y' },
+		{ "git-fetch-interval", required_argument, NULL, 'n' },
+		{ "git-fetch-timeout", required_argument, NULL, 't' },
+		{ "delivery-timeout", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -338,6 +348,31 @@ int main(int argc, char **argv)
 			if (parse_int(optarg, 0, 86400 * 7, &cfg.track_poll))
 				return fprintf(stderr, "perflabd: bad --track-poll"
 					       " (seconds, 0 = no timer)\n"), 2;
+			break;
+		case 'j':
+			if (parse_int(optarg, 1, WORKER_MAX_THREADS, &cfg.git_fetchers))
+				return fprintf(stderr, "perflabd: bad --git-fetchers"
+					       " (1-%d)\n", WORKER_MAX_THREADS), 2;
+			break;
+		case 'y':
+			if (parse_int(optarg, 0, 3600, &cfg.git_wait))
+				return fprintf(stderr, "perflabd: bad --git-wait"
+					       " (seconds)\n"), 2;
+			break;
+		case 'n':
+			if (parse_int(optarg, 0, 86400, &cfg.git_fetch_interval))
+				return fprintf(stderr, "perflabd: bad"
+					       " --git-fetch-interval (seconds)\n"), 2;
+			break;
+		case 't':
+			if (parse_int(optarg, 1, 86400, &cfg.git_fetch_timeout))
+				return fprintf(stderr, "perflabd: bad"
+					       " --git-fetch-timeout (seconds)\n"), 2;
+			break;
+		case 'D':
+			if (parse_int(optarg, 1, 3600, &cfg.delivery_timeout))
+				return fprintf(stderr, "perflabd: bad"
+					       " --delivery-timeout (seconds)\n"), 2;
 			break;
 		case 'Q':
 			if (parse_int(optarg, 0, 1000000, &cfg.max_queued_runs))

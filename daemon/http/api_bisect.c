@@ -13,6 +13,7 @@
 #include "daemon/lab/validate.h"
 #include "daemon/lab/bisect_json.h"
 #include "daemon/lab/bisect_run.h"
+#include "daemon/lab/workers.h"
 
 int api_bisections_post(struct http_req *req, struct http_resp *resp)
 {
@@ -49,18 +50,21 @@ int api_bisections_post(struct http_req *req, struct http_resp *resp)
 	ret = api_bench(body, &bench, resp);
 	if (ret != 1)
 		goto out;
-	/* The first step's runs count against the key's queue quota. */
+	/* The first step's runs count against the key's queue quota: before
+	 * any git work, and again in the transaction that queues them. */
 	api_trust_who(req, &who);
-	if (trust_request(req->db, &who, s.backend, 2 * s.runs, &e)) {
+	if (trust_precheck(req->db, &who, s.backend, 2 * s.runs, &e)) {
 		ret = http_lab_error(resp, &e);
 		goto out;
 	}
+	s.who = &who;
 	s.bench_json = bench;
 	s.key_id = req->auth.key_id;
 	if (bisect_run_start(req->db, &s, &id, &e)) {
 		ret = http_lab_error(resp, &e);
 		goto out;
 	}
+	workers_kick_bisect();	/* reads its first-parent list */
 	ret = api_queued(req, resp, "bisections", id, bisect_run_json(req->db, id));
 out:
 	free(bench);

@@ -11,7 +11,9 @@
 
 #include "daemon/http/api_metrics.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/fetcher.h"
 #include "daemon/lab/gauges.h"
+#include "daemon/lab/workers.h"
 
 /* "name{label="value"} count" for every member of @o. */
 static void gauge_rows(FILE *f, const char *name, const char *help,
@@ -72,6 +74,37 @@ static void image_gauges(FILE *f, store_conn *db, struct image_store *s)
 		(unsigned long long)atomic_load(&s->download_bytes));
 }
 
+/* The lab's background workers (lab/workers.h) and the git fetches. */
+static void worker_gauges(FILE *f, store_conn *db)
+{
+	struct workers_row r[WORKERS_MAX];
+	int n = workers_stats(db, r, WORKERS_MAX);
+	uint64_t ok, failed;
+
+	fprintf(f, "# HELP perflab_worker_queue_depth Items each background worker"
+		" has waiting or in hand.\n# TYPE perflab_worker_queue_depth gauge\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "perflab_worker_queue_depth{worker=\"%s\"} %zu\n",
+			r[i].name, r[i].st.depth);
+	fprintf(f, "# HELP perflab_worker_oldest_seconds Age of the oldest item of"
+		" each worker's queue.\n# TYPE perflab_worker_oldest_seconds gauge\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "perflab_worker_oldest_seconds{worker=\"%s\"} %.3f\n",
+			r[i].name, r[i].st.oldest_s);
+	fprintf(f, "# HELP perflab_worker_busy_seconds How long each worker's item"
+		" in hand has run (0: idle).\n"
+		"# TYPE perflab_worker_busy_seconds gauge\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "perflab_worker_busy_seconds{worker=\"%s\"} %.3f\n",
+			r[i].name, r[i].st.busy_s);
+	fetcher_counts(&ok, &failed);
+	fprintf(f, "# HELP perflab_git_fetches_total Fetches of bases' mirrors.\n"
+		"# TYPE perflab_git_fetches_total counter\n"
+		"perflab_git_fetches_total{result=\"ok\"} %llu\n"
+		"perflab_git_fetches_total{result=\"failed\"} %llu\n",
+		(unsigned long long)ok, (unsigned long long)failed);
+}
+
 int api_metrics(struct http_req *req, struct http_resp *resp)
 {
 	json_t *g = gauges_json(req->db, time(NULL) - 3 * req->srv->cfg.lease_seconds);
@@ -89,6 +122,7 @@ int api_metrics(struct http_req *req, struct http_resp *resp)
 	lab_gauges(f, g);
 	json_decref(g);
 	image_gauges(f, req->db, &req->srv->images);
+	worker_gauges(f, req->db);
 	metrics_write(&req->srv->metrics, f);
 	if (fclose(f) || !p) {
 		free(p);

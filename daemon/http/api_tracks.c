@@ -93,9 +93,10 @@ int api_tracks_post(struct http_req *req, struct http_resp *resp)
 	ret = api_bench(body, &bench, resp);
 	if (ret != 1)
 		goto out;
-	/* A backend no runner runs would queue work nobody claims. */
+	/* A backend no runner runs would queue work nobody claims; checked
+	 * before any git work. */
 	api_trust_who(req, &who);
-	if (trust_request(req->db, &who, s.backend, s.runs, &e)) {
+	if (trust_precheck(req->db, &who, s.backend, s.runs, &e)) {
 		ret = http_lab_error(resp, &e);
 		goto out;
 	}
@@ -129,11 +130,16 @@ int api_track_poll(struct http_req *req, struct http_resp *resp)
 {
 	int64_t id = http_param_id(req, "id");
 	struct lab_err e;
-	int q;
+	int q, rc;
 
 	if (id < 0)
 		return http_error(resp, 404, "no such track");
-	if (tracks_poll(req->db, id, time(NULL), &q, &e))
+	rc = tracks_poll(req->db, id, time(NULL), &q, &e);
+	if (rc > 0)	/* the fetch goes on; the poll follows it */
+		return http_json(resp, 202, json_pack("{s:I,s:i,s:b,s:s,s:o}",
+			"id", (json_int_t)id, "queued", 0, "fetching", 1,
+			"message", e.msg, "track", tracks_json(req->db, id)));
+	if (rc)
 		return http_lab_error(resp, &e);
 	if (q)
 		server_queue_kick(req->srv);
@@ -147,7 +153,7 @@ int api_hooks_git(struct http_req *req, struct http_resp *resp)
 	const char *base, *ref, *after;
 	json_t *body = http_json_body_keys(req, resp, keys);
 	struct lab_err e;
-	int n, q, ret;
+	int n, q, rc, ret;
 
 	if (!body)
 		return 0;
@@ -161,13 +167,16 @@ int api_hooks_git(struct http_req *req, struct http_resp *resp)
 		ret = http_error(resp, 400, "'base' is required");
 		goto out;
 	}
-	if (tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, &e)) {
+	rc = tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, &e);
+	if (rc < 0) {
 		ret = http_lab_error(resp, &e);
 		goto out;
 	}
 	if (q)
 		server_queue_kick(req->srv);
-	ret = http_json(resp, 200, json_pack("{s:i,s:i}", "tracks", n, "queued", q));
+	/* 202: the fetch goes on in the background, the polls follow it. */
+	ret = http_json(resp, rc ? 202 : 200, json_pack("{s:i,s:i,s:b}", "tracks",
+			n, "queued", q, "fetching", rc > 0));
 out:
 	json_decref(body);
 	return ret;

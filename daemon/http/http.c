@@ -9,6 +9,7 @@
 #include <microhttpd.h>
 
 #include "daemon/http/http.h"
+#include "daemon/lab/fetcher.h"
 #include "daemon/lab/validate.h"
 
 const char *http_param(const struct http_req *req, const char *name)
@@ -157,6 +158,7 @@ static const int lab_http_status[LAB_NR_STATUS] = {
 	[LAB_REJECTED] = 422,
 	[LAB_QUOTA] = 429,
 	[LAB_UPSTREAM] = 502,
+	[LAB_PENDING] = 503,	/* with Retry-After */
 	[LAB_UNAVAILABLE] = 503,
 	[LAB_INTERNAL] = 500,
 };
@@ -172,6 +174,8 @@ int http_lab_error(struct http_resp *resp, const struct lab_err *e)
 		fprintf(stderr, "perflabd: internal error: %s\n", e->msg);
 		return -1;
 	}
+	if (e->st == LAB_PENDING)
+		resp->retry_after = fetcher_retry_after();
 	return http_error(resp, lab_http_status[e->st], "%s", e->msg);
 }
 

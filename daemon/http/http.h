@@ -92,6 +92,7 @@ struct http_resp {
 	size_t len;
 	struct MHD_Response *mhd;	/* custom response (SSE); wins if set */
 	char location[256];	/* Location header if non-empty */
+	int retry_after;	/* Retry-After header (seconds) if > 0 */
 };
 
 typedef int (*http_handler)(struct http_req *req, struct http_resp *resp);

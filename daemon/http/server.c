@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * libmicrohttpd glue: per-request state, body limits, authentication,
- * dispatch through the route table, static files, metrics; the lease
- * reaper thread.
+ * dispatch through the route table, static files, metrics. Background
+ * work runs on the lab's workers (lab/workers.h), started and stopped
+ * here.
  *
  * Threading: MHD runs one thread per connection, so a handler may block
  * (claim long-poll, SSE stream) without stalling other clients. Each
@@ -24,15 +25,14 @@
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/builds.h"
 #include "daemon/lab/images.h"
-#include "daemon/lab/series.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/http/routes.h"
 #include "daemon/http/server.h"
 #include "daemon/lab/bisect_report.h"
+#include "daemon/lab/fetcher.h"
 #include "daemon/lab/gitmirror.h"
-#include "daemon/lab/bisect_run.h"
-#include "daemon/lab/tracks.h"
 #include "daemon/lab/trust.h"
+#include "daemon/lab/workers.h"
 
 struct req_state {
 	struct timespec start;
@@ -62,6 +62,11 @@ void server_config_defaults(struct server_config *cfg)
 	cfg->conn_limit = 4000;
 	cfg->max_queued_runs = TRUST_DEFAULT_QUEUED_RUNS;
 	cfg->track_poll = 300;
+	cfg->git_fetchers = FETCHER_DEFAULT_THREADS;
+	cfg->git_wait = FETCHER_DEFAULT_WAIT_S;
+	cfg->git_fetch_interval = FETCHER_DEFAULT_INTERVAL_S;
+	cfg->git_fetch_timeout = GITMIRROR_FETCH_TIMEOUT_S;
+	cfg->delivery_timeout = ALERTS_DEFAULT_TIMEOUT_S;
 }
 
 /* The image store: --image-dir, else "images" beside the database. */
@@ -368,6 +373,12 @@ static enum MHD_Result reply_resp(struct MHD_Connection *c, struct req_state *st
 		MHD_add_response_header(r, "Content-Type", resp->content_type);
 	if (resp->location[0])
 		MHD_add_response_header(r, "Location", resp->location);
+	if (resp->retry_after > 0) {
+		char ra[16];
+
+		snprintf(ra, sizeof(ra), "%d", resp->retry_after);
+		MHD_add_response_header(r, "Retry-After", ra);
+	}
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	return queue(c, st, resp->status ? resp->status : 200, r);
 }
@@ -566,58 +577,6 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	*con_cls = NULL;
 }
 
-/* ---- the lease reaper ------------------------------------------------ */
-
-static void *reaper_main(void *arg)
-{
-	struct server *s = arg;
-	struct jobs_ctx jc = {
-		.lease_seconds = s->cfg.lease_seconds,
-		.max_attempts = s->cfg.max_attempts,
-		.ev = &s->events,
-		.analysis = &s->analysis,
-	};
-
-	while (!s->stopping) {
-		store_conn *db = db_pool_get(&s->pool);
-		int n = 0;
-
-		if (db) {
-			store_conn *w = server_writer_lock(s);
-
-			n = jobs_expire(w, &jc, time(NULL));
-			/* Build tasks whose builder went away. */
-			n += builds_expire(w, &jc, time(NULL));
-			/* Expired leases only mark experiments for analysis;
-			 * tracked baselines due: queue their experiments. */
-			if (series_baselines_tick(w, time(NULL)) > 0)
-				n++;
-			server_writer_unlock(s);
-			/* Tracks: git fetches, outside the lock. */
-			if (s->cfg.track_poll > 0 &&
-			    tracks_poll_due(db, s->cfg.track_poll, time(NULL)) > 0)
-				n++;
-			/* Bisection steps whose experiment failed outright. */
-			if (bisect_run_sweep(db) > 0)
-				n++;
-			/* Old images no experiment needs (hourly). */
-			images_gc_tick(&s->images, db, time(NULL));
-			/* Alert deliveries (network I/O: outside the lock). */
-			alerts_deliver_due(db, &(struct alerts_smtp){
-				.url = s->cfg.smtp_url, .from = s->cfg.smtp_from,
-				.to = s->cfg.smtp_to, .base_url = s->cfg.public_url,
-				.user = s->cfg.smtp_user,
-				.password = s->cfg.smtp_password },
-				time(NULL));
-			db_pool_put(&s->pool, db);
-		}
-		if (n > 0)
-			server_queue_kick(s);
-		server_queue_wait(s, server_queue_gen(s), 1000);
-	}
-	return NULL;
-}
-
 /* The analysis worker stored an experiment's verdicts. */
 static void analysis_done(void *arg, int64_t exp, const char *state)
 {
@@ -626,6 +585,34 @@ static void analysis_done(void *arg, int64_t exp, const char *state)
 	events_publish(&s->events, "experiment",
 		       json_pack("{s:I,s:s}", "experiment_id", (json_int_t)exp,
 				 "state", state));
+	/* A bisection step or a track's change point may continue. */
+	workers_kick_bisect();
+}
+
+/* The lab's background workers (lab/workers.h). */
+static int start_workers(struct server *s)
+{
+	const struct server_config *cfg = &s->cfg;
+	struct workers_config wc = {
+		.pool = &s->pool, .queue = &s->queue,
+		.smtp = { .url = cfg->smtp_url, .from = cfg->smtp_from,
+			  .to = cfg->smtp_to, .base_url = cfg->public_url,
+			  .user = cfg->smtp_user, .password = cfg->smtp_password,
+			  .timeout_s = cfg->delivery_timeout },
+		.track_poll = cfg->track_poll,
+		.git = { .threads = cfg->git_fetchers, .wait_s = cfg->git_wait,
+			 .interval_s = cfg->git_fetch_interval },
+		.images = &s->images,
+	};
+
+	server_jobs_ctx(s, &wc.jobs);
+	gitmirror_set_fetch_timeout(cfg->git_fetch_timeout);
+	if (workers_start(&wc)) {
+		fprintf(stderr, "perflabd: cannot start the background workers\n");
+		return -1;
+	}
+	s->workers_started = true;
+	return 0;
 }
 
 /* ---- start / stop ---------------------------------------------------- */
@@ -762,11 +749,7 @@ int server_start(struct server *s, const struct server_config *cfg)
 			fclose(f);
 		}
 	}
-	if (pthread_create(&s->reaper, NULL, reaper_main, s)) {
-		fprintf(stderr, "perflabd: cannot start the lease reaper\n");
-		return -1;
-	}
-	return 0;
+	return start_workers(s);
 }
 
 void server_stop(struct server *s)
@@ -774,10 +757,14 @@ void server_stop(struct server *s)
 	s->stopping = 1;
 	job_queue_stop(&s->queue);
 	events_close(&s->events);
-	pthread_join(s->reaper, NULL);
-	/* Finishes the analysis in hand; other marks wait for the next start. */
+	/* Finishes the analysis in hand (its git, the culprit's patch-id,
+	 * before git is cancelled); other marks wait for the next start. */
 	analysis_worker_stop(&s->analysis);
 	lava_worker_stop(&s->lava);
+	/* Kills running git and deliveries; requests waiting for a fetch
+	 * are answered at once. */
+	if (s->workers_started)
+		workers_stop();
 	MHD_stop_daemon(s->mhd);
 	analysis_worker_destroy(&s->analysis);
 	db_writer_destroy(&s->writer);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The perflabd server: the libmicrohttpd glue (server.c) and the lease
- * reaper; it starts and stops the analysis worker (lab/analysis_worker.h).
+ * The perflabd server: the libmicrohttpd glue (server.c); it starts and
+ * stops the analysis worker (lab/analysis_worker.h) and the lab's other
+ * background workers (lab/workers.h).
  * Its configuration and the state handlers share are state.h; the write
  * discipline is store/writer.h.
  */

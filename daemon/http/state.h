@@ -51,6 +51,10 @@ struct server_config {
 	 * URL LAVA reaches perflabd at (--lava-guest, --lava-images,
 	 * --lava-url). */
 	struct lava_cfg lava;
+	/* Git fetches (lab/fetcher.h): at once, a request's wait, the
+	 * minimum interval per base, the kill timeout; seconds. */
+	int git_fetchers, git_wait, git_fetch_interval, git_fetch_timeout;
+	int delivery_timeout;	/* SMTP/webhook connect and answer, seconds */
 	/* Peers whose X-Forwarded-For names the client (--trusted-proxy). */
 	struct clientaddr_proxies proxies;
 	/* The image store: --image-dir (NULL: "images" beside --db),
@@ -71,7 +75,7 @@ struct server {
 	struct ratelimit auth_fails;	/* failed keys per client, see ratelimit.h */
 	char web_real[PATH_MAX];
 	/* The one writer connection and its FIFO lock: the runner protocol,
-	 * the reaper and the analysis worker write through it (writer.h). */
+	 * the handlers and the lab's workers write through it (writer.h). */
 	struct db_writer writer;
 	/* Analyses experiments whose last job finished (analysis_worker.h). */
 	struct analysis_worker analysis;
@@ -83,7 +87,7 @@ struct server {
 	/* Claim long-poll: bumped whenever jobs become claimable. */
 	struct job_queue queue;
 	volatile int stopping;
-	pthread_t reaper;
+	bool workers_started;	/* lab/workers.h */
 	struct MHD_Daemon *mhd;
 	int port;
 };

@@ -3,6 +3,7 @@
  * Alerts: creation, triage, webhook (HMAC-signed) and SMTP delivery with
  * retries; see alerts.h.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,8 +463,54 @@ static size_t discard_cb(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+static int delivery_stopped;
+
+void alerts_stop_delivery(void)
+{
+	__atomic_store_n(&delivery_stopped, 1, __ATOMIC_RELEASE);
+}
+
+/* curl's progress callback: non-zero aborts a transfer (the daemon stops). */
+static int progress_cb(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+		       curl_off_t un)
+{
+	(void)arg;
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	return __atomic_load_n(&delivery_stopped, __ATOMIC_ACQUIRE);
+}
+
+/* The receiver could not be reached or did not answer in time. */
+static bool unreachable(CURLcode rc)
+{
+	return rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_COULDNT_CONNECT ||
+	       rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_GOT_NOTHING;
+}
+
+/*
+ * Connect and answer timeouts: a receiver that accepts and never answers
+ * (an SMTP server that never greets) costs one attempt of @timeout_s,
+ * not a stalled worker.
+ */
+static void set_timeouts(CURL *c, int timeout_s)
+{
+	long t = timeout_s > 0 ? timeout_s : ALERTS_DEFAULT_TIMEOUT_S;
+
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, t < 10 ? t : 10L);
+	curl_easy_setopt(c, CURLOPT_SERVER_RESPONSE_TIMEOUT, t);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 3 * t);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, t);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, progress_cb);
+}
+
 static int send_webhook(const char *url, const char *secret, int64_t did,
-			const char *body, long *status, char *err, size_t errlen)
+			const char *body, int timeout_s, long *status, char *err,
+			size_t errlen)
 {
 	struct curl_slist *h = NULL;
 	char sig[65], hdr[128], did_hdr[64];
@@ -483,8 +530,10 @@ static int send_webhook(const char *url, const char *secret, int64_t did,
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 10L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	set_timeouts(c, timeout_s);
+	/* An HTTP answer must come whole within the timeout. */
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)(timeout_s > 0 ? timeout_s :
+						    ALERTS_DEFAULT_TIMEOUT_S));
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_cb);
 	rc = curl_easy_perform(c);
 	*status = 0;
@@ -496,7 +545,9 @@ static int send_webhook(const char *url, const char *secret, int64_t did,
 	curl_easy_cleanup(c);
 	if (rc == CURLE_OK && (*status < 200 || *status > 299))
 		snprintf(err, errlen, "HTTP %ld", *status);
-	return rc == CURLE_OK && *status >= 200 && *status <= 299 ? 0 : -1;
+	if (rc == CURLE_OK && *status >= 200 && *status <= 299)
+		return 0;
+	return unreachable(rc) ? -2 : -1;
 }
 
 static int send_email(const struct alerts_smtp *smtp, const char *rcpts,
@@ -527,8 +578,7 @@ static int send_email(const struct alerts_smtp *smtp, const char *rcpts,
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
 	curl_easy_setopt(c, CURLOPT_READDATA, &u);
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	set_timeouts(c, smtp->timeout_s);
 	rc = curl_easy_perform(c);
 out:
 	if (rc != CURLE_OK)
@@ -537,7 +587,7 @@ out:
 	if (c)
 		curl_easy_cleanup(c);
 	free(to);
-	return rc == CURLE_OK ? 0 : -1;
+	return rc == CURLE_OK ? 0 : unreachable(rc) ? -2 : -1;
 }
 
 /* Record the outcome; a failure below the cap queues the next attempt. */
@@ -572,6 +622,8 @@ struct due {
 	int64_t id, alert;
 	char channel[16];
 	char *url, *secret;
+	int rc;			/* the attempt: 0 sent, -1 failed, -2 unreachable */
+	bool tried;
 };
 
 /*
@@ -579,14 +631,14 @@ struct due {
  * not configured (@email_ok 0); they are skipped here so that they never
  * fill the batch and starve webhook deliveries behind them.
  */
-static int load_due(sqlite3 *db, time_t now, int email_ok, struct due **out,
-		    size_t *n)
+static int load_due(sqlite3 *db, time_t now, int email_ok,
+		    const char *channel, struct due **out, size_t *n)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT d.id, d.alert_id, d.channel, w.url, w.secret FROM deliveries d"
 		" LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.status = 'pending'"
 		" AND COALESCE(d.next_retry_at, 0) <= ? AND (d.channel <> 'email' OR ?)"
-		" ORDER BY d.id LIMIT 100");
+		" AND (?3 IS NULL OR d.channel = ?3) ORDER BY d.id LIMIT 100");
 
 	*out = NULL;
 	*n = 0;
@@ -594,6 +646,8 @@ static int load_due(sqlite3 *db, time_t now, int email_ok, struct due **out,
 		return -1;
 	sqlite3_bind_int64(st, 1, (int64_t)now);
 	sqlite3_bind_int(st, 2, email_ok);
+	if (channel)
+		sqlite3_bind_text(st, 3, channel, -1, SQLITE_STATIC);
 	*out = calloc(100, sizeof(**out));
 	while (*out && sqlite3_step(st) == SQLITE_ROW) {
 		struct due *d = &(*out)[(*n)++];
@@ -617,7 +671,7 @@ static int deliver_email(sqlite3 *db, int64_t alert,
 			 size_t errlen)
 {
 	char *report = alerts_report(db, alert), *body, *rcpt;
-	int ok;
+	int ok = -1;
 
 	if (report) {
 		body = report_mail_build(report, alert, smtp->from, smtp->to);
@@ -628,14 +682,48 @@ static int deliver_email(sqlite3 *db, int64_t alert,
 	}
 	if (!body)
 		snprintf(err, errlen, "cannot build the mail");
-	ok = body && rcpt && !send_email(smtp, rcpt, body, err, errlen);
+	if (body && rcpt)
+		ok = send_email(smtp, rcpt, body, err, errlen);
 	free(report);
 	free(body);
 	free(rcpt);
 	return ok;
 }
 
-int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
+/*
+ * Due row @i goes to a receiver that did not answer earlier in this
+ * round: it waits for the next round instead of another timeout.
+ */
+static bool receiver_down(const struct due *due, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (due[j].tried && due[j].rc == -2 &&
+		    !strcmp(due[j].channel, due[i].channel) &&
+		    (!strcmp(due[i].channel, "email") ||
+		     (due[j].url && due[i].url && !strcmp(due[j].url, due[i].url))))
+			return true;
+	return false;
+}
+
+static int deliver_webhook(sqlite3 *db, struct due *d, int timeout_s,
+			   long *status, char *err, size_t errlen)
+{
+	json_t *a = alerts_json(db, d->alert);
+	char *body = a ? json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	int rc = -1;
+
+	json_decref(a);
+	if (!d->url)
+		snprintf(err, errlen, "webhook deleted");
+	else if (body)
+		rc = send_webhook(d->url, d->secret ? d->secret : "", d->id, body,
+				  timeout_s, status, err, errlen);
+	free(body);
+	return rc;
+}
+
+int alerts_deliver_channel(sqlite3 *db, const struct alerts_smtp *smtp,
+			   const char *channel, time_t now)
 {
 	int email_ok = smtp && smtp->url && smtp->to;
 	struct due *due;
@@ -643,33 +731,29 @@ int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
 	sqlite3 *w;
 	int tried = 0;
 
-	if (load_due(db, now, email_ok, &due, &n))
+	if (load_due(db, now, email_ok, channel, &due, &n))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		char err[256] = "", *body = NULL;
+		char err[256] = "";
 		long status = 0;
-		int ok;
 
-		if (!strcmp(due[i].channel, "email")) {
-			ok = deliver_email(db, due[i].alert, smtp, err,
-					   sizeof(err));
-		} else {
-			json_t *a = alerts_json(db, due[i].alert);
-
-			body = a ? json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-			json_decref(a);
-			ok = body && due[i].url &&
-			     !send_webhook(due[i].url, due[i].secret ? due[i].secret : "",
-					   due[i].id, body, &status, err, sizeof(err));
-			if (!due[i].url)
-				snprintf(err, sizeof(err), "webhook deleted");
-		}
+		if (__atomic_load_n(&delivery_stopped, __ATOMIC_ACQUIRE))
+			break;
+		if (receiver_down(due, i))
+			continue;
+		if (!strcmp(due[i].channel, "email"))
+			due[i].rc = deliver_email(db, due[i].alert, smtp, err,
+						  sizeof(err));
+		else
+			due[i].rc = deliver_webhook(db, &due[i], smtp ?
+						    smtp->timeout_s : 0, &status,
+						    err, sizeof(err));
+		due[i].tried = true;
 		/* Sent outside the lock; the outcome under it. */
 		w = db_write_lock(db);
-		record(w, due[i].id, ok, status, err, now);
+		record(w, due[i].id, due[i].rc == 0, status, err, now);
 		db_write_unlock(db, w);
 		tried++;
-		free(body);
 	}
 	for (size_t i = 0; i < n; i++) {
 		free(due[i].url);
@@ -677,4 +761,9 @@ int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
 	}
 	free(due);
 	return tried;
+}
+
+int alerts_deliver_due(sqlite3 *db, const struct alerts_smtp *smtp, time_t now)
+{
+	return alerts_deliver_channel(db, smtp, NULL, now);
 }

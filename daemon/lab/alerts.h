@@ -25,6 +25,8 @@
 
 #define ALERTS_MAX_ATTEMPTS 5
 #define ALERTS_BACKOFF_S 30
+/* perflabd --delivery-timeout: connect (at most 10 s) and each answer. */
+#define ALERTS_DEFAULT_TIMEOUT_S 20
 
 struct alerts_smtp {
 	const char *url;	/* smtp://host:port, NULL: no email */
@@ -32,6 +34,7 @@ struct alerts_smtp {
 	const char *to;		/* comma-separated recipients */
 	const char *user, *password;	/* optional */
 	const char *base_url;	/* link target, e.g. http://lab:8080 */
+	int timeout_s;		/* SMTP and webhooks; 0: the default */
 };
 
 /*
@@ -81,6 +84,17 @@ json_t *alerts_list_json(store_conn *db, const char *state, const char *kind);
  */
 int alerts_deliver_due(store_conn *db, const struct alerts_smtp *smtp,
 		       time_t now);
+/*
+ * The same for one @channel ("email" or "webhook"; NULL: both), which is
+ * what the mail and webhook workers run. A receiver that timed out or
+ * could not be reached is not tried again in the same round: its other
+ * deliveries wait for the next. Every attempt has connect and answer
+ * timeouts (smtp->timeout_s); alerts_stop_delivery() aborts the one in
+ * hand.
+ */
+int alerts_deliver_channel(store_conn *db, const struct alerts_smtp *smtp,
+			   const char *channel, time_t now);
+void alerts_stop_delivery(void);
 
 /* HMAC-SHA256 of @body with @secret as lowercase hex into @hex[65]. */
 void alerts_signature(const char *secret, const char *body, size_t len,

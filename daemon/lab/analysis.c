@@ -4,10 +4,12 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/metric_defs.h"
 #include "daemon/lab/alerts.h"
@@ -570,30 +572,74 @@ static int finish(sqlite3 *db, int64_t exp)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int analysis_store(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p)
+/* ---- the store: one transaction, and its test hook -------------------- */
+
+static const char *const store_steps[] = {
+	[STORE_COMPARISONS] = "comparisons", [STORE_CALIBRATION] = "calibration",
+	[STORE_BASELINE] = "baseline", [STORE_EXTEND] = "extend",
+	[STORE_ALERTS] = "alerts", [STORE_MARK] = "mark",
+	[STORE_SETTLED] = "settled", [STORE_COMMIT] = "commit",
+};
+
+/*
+ * PERFLABD_TEST_ANALYSIS_STORE_STOP=STEP (a name of store_steps): the
+ * first store that gets past STEP says so on stderr and stops there for
+ * good, holding the writer lock, for a test to kill -9 the daemon.
+ */
+static void store_step(enum analysis_store_step step)
+{
+	static int stop_at = -2;
+	const char *env;
+
+	if (stop_at == -2) {
+		stop_at = -1;
+		env = getenv("PERFLABD_TEST_ANALYSIS_STORE_STOP");
+		for (size_t i = 0; env && i <= STORE_COMMIT; i++)
+			if (!strcmp(env, store_steps[i]))
+				stop_at = (int)i;
+	}
+	if ((int)step != stop_at)
+		return;
+	fprintf(stderr, "perflabd: test: analysis store stopped after step"
+		" '%s'\n", store_steps[step]);
+	fflush(stderr);
+	for (;;)
+		pause();
+}
+
+/* Everything analysis_store does, inside its transaction. 0 or -1. */
+static int store_in(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p)
 {
 	struct actx *a = p ? &p->a : NULL;
 	int64_t *ids = NULL;
 	size_t n = 0;
 	int ret = -1, added = 0;
 
-	if (!p || !a->nv)
-		return finish(db, experiment_id);
+	if (!p || !a->nv) {
+		store_step(STORE_COMPARISONS);
+		ret = finish(db, experiment_id);
+		store_step(STORE_MARK);
+		return ret;
+	}
 	ids = calloc(a->nv, sizeof(*ids));
 	if (!ids || store_all(db, p, ids, &n))
 		goto out;
+	store_step(STORE_COMPARISONS);
 	if (analysis_calibrate(db, a))
 		fprintf(stderr, "perflabd: calibration of experiment %lld failed\n",
 			(long long)experiment_id);
+	store_step(STORE_CALIBRATION);
 	if (record_baseline(db, a))
 		fprintf(stderr, "perflabd: series point of experiment %lld failed\n",
 			(long long)experiment_id);
+	store_step(STORE_BASELINE);
 	/* Inconclusive: more runs up to the next planned look, if any. */
 	if (p->inconclusive > 0 && a->next > a->rounds) {
 		added = planner_extend(db, experiment_id, a->next - a->rounds);
 		if (added < 0)
 			goto out;
 	}
+	store_step(STORE_EXTEND);
 	/* Final verdicts only: alert when no more runs are coming. The
 	 * steps of a calibration ladder are regressions by design; a
 	 * bisection's steps are told by its report. */
@@ -602,13 +648,35 @@ int analysis_store(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p)
 		for (size_t i = 0; i < n; i++)
 			if (alerts_raise_verdict(db, ids[i], 1, time(NULL)) < 0)
 				goto out;
+	store_step(STORE_ALERTS);
 	ret = finish(db, experiment_id);
+	store_step(STORE_MARK);
 	/* Final: a track point or bisection step continues from here. */
-	if (!ret && !added)
+	if (!ret && !added) {
 		tracks_experiment_settled(db, experiment_id);
+		store_step(STORE_SETTLED);
+	}
 out:
 	free(ids);
 	return ret;
+}
+
+int analysis_store(sqlite3 *db, int64_t experiment_id, struct analysis_plan *p)
+{
+	/* One transaction: a crash anywhere before COMMIT leaves no part of
+	 * it, the mark stays and the next start stores it whole, once. The
+	 * functions it calls nest in it (db.h). */
+	if (db_begin(db))
+		goto fail;
+	if (store_in(db, experiment_id, p) || db_commit(db))
+		goto fail;
+	store_step(STORE_COMMIT);
+	return 0;
+fail:
+	fprintf(stderr, "perflabd: cannot store the analysis of experiment"
+		" %lld: %s\n", (long long)experiment_id, sqlite3_errmsg(db));
+	db_rollback_all(db);
+	return -1;
 }
 
 int analysis_experiment_done(sqlite3 *db, int64_t experiment_id)

@@ -44,11 +44,26 @@ struct analysis_plan;
 struct analysis_plan *analysis_prepare(store_conn *db, int64_t experiment_id);
 /*
  * Store @p (comparisons, calibration, baseline series point, more runs,
- * alerts) in short transactions of their own, clear the mark, then let a
- * track or bisection continue (tracks_experiment_settled). @p
- * NULL (the analysis failed): only clear the mark and settle the state.
- * 0 or -1.
+ * alerts), clear the mark, then let a track or bisection continue
+ * (tracks_experiment_settled), all in one transaction: whatever ends it
+ * before its COMMIT (an error, kill -9) leaves none of it, the mark stays
+ * and the analysis is stored again whole, so no point, comparison or
+ * alert is ever doubled. @p NULL (the analysis failed): only clear the
+ * mark and settle the state. 0 or -1.
+ *
+ * The steps, for the test hook PERFLABD_TEST_ANALYSIS_STORE_STOP=NAME
+ * (the daemon stops for good after that step, for a test to kill it):
  */
+enum analysis_store_step {
+	STORE_COMPARISONS,	/* "comparisons": the comparison rows */
+	STORE_CALIBRATION,	/* "calibration": host calibration rows */
+	STORE_BASELINE,		/* "baseline": the tracked baseline's point */
+	STORE_EXTEND,		/* "extend": more runs planned */
+	STORE_ALERTS,		/* "alerts": verdict alerts and deliveries */
+	STORE_MARK,		/* "mark": the mark cleared, the state set */
+	STORE_SETTLED,		/* "settled": track point, bisection step */
+	STORE_COMMIT,		/* "commit": after COMMIT */
+};
 int analysis_store(store_conn *db, int64_t experiment_id, struct analysis_plan *p);
 void analysis_plan_free(struct analysis_plan *p);
 

@@ -108,8 +108,8 @@ static int store_one(sqlite3 *wdb, int64_t exp, struct analysis_plan *p,
 
 	*pending = still_pending(wdb, exp);
 	if (*pending == 1)
-		rc = analysis_store(wdb, exp, p);
-	else if (*pending == 0)
+		return analysis_store(wdb, exp, p);	/* says why it failed */
+	if (*pending == 0)
 		rc = db_int(wdb, -1, "UPDATE experiments SET analysis_pending = 0"
 			    " WHERE id = ? RETURNING 0", 1, exp) ? -1 : 0;
 	else

@@ -4,7 +4,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
-#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +13,12 @@
 
 #include "common/git_names.h"
 #include "daemon/lab/bases.h"
+#include "daemon/lab/fetcher.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
 #include "daemon/store/json.h"
 #include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
-
-/* One fetch at a time per daemon: git's ref locks would fail the second. */
-static pthread_mutex_t fetch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
 {
@@ -66,39 +64,65 @@ int bases_by_id(sqlite3 *db, int64_t id, struct base_ref *b, struct lab_err *e)
 	return rc;
 }
 
+/* fetcher_get for @b: 0, or -1 LAB_UPSTREAM (git failed), LAB_PENDING
+ * (still fetching after --git-wait; it goes on). */
+static int fetch(const struct base_ref *b, enum fetch_need need,
+		 struct lab_err *e)
+{
+	char why[300];
+	int rc = fetcher_get(b->id, b->mirror, b->url, need, -1, NULL, NULL,
+			     why, sizeof(why), NULL);
+
+	if (rc == FETCH_PENDING)
+		return lab_fail(e, LAB_PENDING, "base '%s': %s; retry later, or"
+				" name a commit the mirror has (%s@COMMIT)",
+				b->name, why, b->name);
+	if (rc)
+		return lab_fail(e, LAB_UPSTREAM, "base '%s': git fetch failed:"
+				" %s", b->name, why);
+	return 0;
+}
+
 int bases_fetch(const struct base_ref *b, struct lab_err *e)
 {
-	int rc;
+	return fetch(b, FETCH_FRESH, e);
+}
 
-	pthread_mutex_lock(&fetch_lock);
-	rc = gitmirror_fetch(b->mirror, b->url, e);
-	pthread_mutex_unlock(&fetch_lock);
-	if (rc && e)
-		e->st = LAB_UPSTREAM;
-	return rc;
+/* 4 to 40 hex digits: a commit (or a prefix), looked up in the mirror
+ * first; anything else is a ref, whose head may have moved upstream. */
+static bool commit_like(const char *name)
+{
+	size_t n = strspn(name, "0123456789abcdefABCDEF");
+
+	return n >= 4 && n <= 40 && !name[n];
 }
 
 int bases_commit(const struct base_ref *b, const char *name, char sha[41],
 		 struct lab_err *e)
 {
+	bool commit = commit_like(name);
 	struct lab_err local;
-	int rc;
 
 	if (!e)
 		e = &local;
-	rc = gitmirror_resolve(b->mirror, name, sha, e);
-
-	if (rc && e->st == LAB_REJECTED && !gitmirror_check_ref(name)) {
-		/* Perhaps newer than the mirror: fetch once and retry. */
-		if (bases_fetch(b, e))
-			return -1;
-		rc = gitmirror_resolve(b->mirror, name, sha, e);
+	if (gitmirror_check_ref(name))
+		return lab_fail(e, LAB_REJECTED, "'%.64s' is not a usable ref or"
+				" commit name", name);
+	if (commit) {
+		if (!gitmirror_resolve(b->mirror, name, sha, e))
+			return 0;
+		if (e->st != LAB_REJECTED)
+			return -1;	/* git failed */
 	}
-	return rc;
+	/* A ref: its head now. A commit the mirror lacks: perhaps pushed
+	 * since; the next fetch (rate-limited, fetcher.h) brings it. */
+	if (fetch(b, commit ? FETCH_NEWER : FETCH_FRESH, e))
+		return -1;
+	return gitmirror_resolve(b->mirror, name, sha, e);
 }
 
-int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
-		 struct lab_err *e)
+int bases_find(sqlite3 *db, const char *spec, struct base_ref *b,
+	       struct lab_err *e)
 {
 	const char *at = strchr(spec, '@');
 	struct lab_err local;
@@ -122,22 +146,23 @@ int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
 				" /api/v1/bases)", name);
 	if (rc)
 		return -1;
-	if (!b->git) {
-		if (at)
-			return lab_fail(e, LAB_REJECTED, "base '%s' is not a git"
-					" base: it has no commits to pin", name);
-		return 0;
-	}
-	if (at)
-		return bases_commit(b, at + 1, b->commit, e);
-	/* The ref's head at submission. */
-	if (bases_fetch(b, e))
-		return -1;
-	if (gitmirror_resolve(b->mirror, b->ref, b->commit, e)) {
-		e->st = LAB_UPSTREAM;
-		return -1;
-	}
+	if (!b->git && at)
+		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base:"
+				" it has no commits to pin", name);
 	return 0;
+}
+
+int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
+		 struct lab_err *e)
+{
+	const char *at = strchr(spec, '@');
+
+	if (bases_find(db, spec, b, e))
+		return -1;
+	if (!b->git)
+		return 0;
+	/* NAME@COMMIT, or the ref's head at submission. */
+	return bases_commit(b, at ? at + 1 : b->ref, b->commit, e);
 }
 
 json_t *bases_list_json(sqlite3 *db)
@@ -235,6 +260,7 @@ json_t *bases_create_git(sqlite3 *db, const char *name, const char *url,
 {
 	static unsigned counter;
 	char tmp[4200], final[4200], head[41], why[128];
+	time_t started = time(NULL);
 	int64_t id = 0;
 	int rc;
 
@@ -251,9 +277,8 @@ json_t *bases_create_git(sqlite3 *db, const char *name, const char *url,
 				name), NULL;
 	snprintf(tmp, sizeof(tmp), "%s/new-%d-%u.git", gitmirror_dir(),
 		 (int)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-	pthread_mutex_lock(&fetch_lock);
+	/* A new mirror of its own: shares no lock and no fetch slot. */
 	rc = gitmirror_fetch(tmp, url, e);
-	pthread_mutex_unlock(&fetch_lock);
 	if (!rc)
 		rc = gitmirror_resolve(tmp, ref, head, e);
 	/* The upstream cannot be fetched or has no such ref: the request's. */
@@ -276,6 +301,7 @@ json_t *bases_create_git(sqlite3 *db, const char *name, const char *url,
 		rm_tree(tmp);
 		return NULL;
 	}
+	fetcher_cloned(id, started);
 	return json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:s}", "id", (json_int_t)id,
 			 "name", name, "kind", "git", "url", url, "ref", ref,
 			 "config", config, "head", head);

@@ -7,6 +7,10 @@
  *
  * Requests name a base "NAME" (git: the ref's head, fetched at that
  * moment) or "NAME@COMMIT" (a commit or an unambiguous prefix of one).
+ * Fetches go through fetcher.h: a request waits at most --git-wait for
+ * one, then gets LAB_PENDING (HTTP 503 with Retry-After) while the fetch
+ * goes on; a base fetched less than --git-fetch-interval ago is not
+ * fetched again for a ref's head.
  */
 #ifndef PERFLAB_BASES_H
 #define PERFLAB_BASES_H
@@ -31,10 +35,15 @@ struct base_ref {
 /*
  * Look up "NAME" or "NAME@COMMIT" into @b. 0, or -1: LAB_REJECTED
  * (unknown base, commit or ref; "@" on a tarball base), LAB_UPSTREAM
- * (git failed), LAB_UNAVAILABLE (no git directory).
+ * (git failed), LAB_PENDING (the fetch still runs), LAB_UNAVAILABLE (no
+ * git directory).
  */
 int bases_lookup(store_conn *db, const char *spec, struct base_ref *b,
 		 struct lab_err *e);
+/* The base of "NAME" or "NAME@..." without resolving anything (no git):
+ * 0, or -1 as bases_lookup. */
+int bases_find(store_conn *db, const char *spec, struct base_ref *b,
+	       struct lab_err *e);
 
 /* The base with id @id (its ref not resolved). 0, or -1 (LAB_NOT_FOUND;
  * @e may be NULL). */
@@ -42,14 +51,15 @@ int bases_by_id(store_conn *db, int64_t id, struct base_ref *b,
 		struct lab_err *e);
 
 /*
- * Resolve @name (commit, prefix or ref) in git base @b into @sha, fetching
- * once when the mirror does not know it. 0, or -1: LAB_REJECTED (no such
- * commit), LAB_UPSTREAM.
+ * Resolve @name in git base @b into @sha: a commit or a prefix (4-40 hex)
+ * from the mirror, fetched (FETCH_NEWER) only when the mirror lacks it;
+ * a ref after making the mirror fresh (FETCH_FRESH). 0, or -1:
+ * LAB_REJECTED (no such commit), LAB_UPSTREAM, LAB_PENDING.
  */
 int bases_commit(const struct base_ref *b, const char *name, char sha[41],
 		 struct lab_err *e);
 
-/* Fetch the mirror of @b now. 0, or -1 LAB_UPSTREAM. */
+/* Make @b's mirror fresh (FETCH_FRESH). 0, or -1 LAB_UPSTREAM, LAB_PENDING. */
 int bases_fetch(const struct base_ref *b, struct lab_err *e);
 
 /* GET /api/v1/bases: every base, oldest first, or NULL. */

@@ -13,7 +13,9 @@
 #include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_run.h"
 #include "daemon/lab/gitmirror.h"
+#include "daemon/lab/jobs.h"
 #include "daemon/lab/planner.h"
+#include "daemon/lab/trust.h"
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
@@ -29,6 +31,9 @@ struct bisection {
 	double step_pct;
 	struct base_ref base;
 };
+
+static int finish(sqlite3 *db, int64_t id, const char *state, const char *why,
+		  const char *culprit, const struct bisect_step *r);
 
 static void bisection_free(struct bisection *b)
 {
@@ -89,6 +94,9 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 		rc = 1;		/* not running */
 	}
 	sqlite3_finalize(st);
+	/* Its first-parent list is still being read (bisect_run_prepare). */
+	if (rc == -1 && b->n == 0 && b->bench)
+		rc = 2;
 	if (!rc && bases_by_id(db, b->base_id, &b->base, NULL))
 		rc = -1;
 	return rc;
@@ -96,10 +104,12 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 
 /*
  * Queue the step of commit @idx: an experiment of "good" (control, the
- * good commit) and "step" (commit idx), and its bisection_steps row.
+ * good commit) and "step" (commit idx), and its bisection_steps row at
+ * index @row_idx (the first step's is -1 until the list is read).
  * Inside the caller's transaction. 0 or -1.
  */
-static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx)
+static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx,
+		      int64_t row_idx)
 {
 	struct variant_spec v[2] = {
 		{ .name = "good", .is_control = true, .base_commit = b->commits[0] },
@@ -133,7 +143,7 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx)
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, b->id);
-	sqlite3_bind_int64(st, 2, (int64_t)idx);
+	sqlite3_bind_int64(st, 2, row_idx);
 	sqlite3_bind_text(st, 3, b->commits[idx], -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, c.subject, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, c.author, -1, SQLITE_STATIC);
@@ -180,65 +190,62 @@ static int insert_bisection(sqlite3 *db, const struct bisect_spec *s,
 	return ok ? 0 : -1;
 }
 
-int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
-		     struct lab_err *e)
+/* Good and bad of @s in @b's mirror, good an ancestor of bad. 0 or -1. */
+static int resolve_range(struct base_ref *base, const struct bisect_spec *s,
+			 char good[41], char bad[41], struct lab_err *e)
 {
-	struct bisection b = { 0 };
-	char good[41], bad[41], (*fp)[41] = NULL, *commits = NULL;
-	json_t *a = NULL;
-	size_t n = 0;
-	sqlite3 *w;
 	int rc;
 
-	/* By name the ref's head is fetched; by id (a track's change point,
-	 * whose commits the mirror has) nothing is. */
-	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base, e) :
-	     bases_lookup(db, s->base, &b.base, e);
-	if (rc && e && e->st == LAB_NOT_FOUND)
-		return lab_fail(e, LAB_REJECTED, "no such base");
-	if (rc)
+	if (bases_commit(base, s->good, good, e) ||
+	    bases_commit(base, s->bad, bad, e))
 		return -1;
-	if (!b.base.git)
-		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base",
-				s->base);
-	if (bases_commit(&b.base, s->good, good, e) ||
-	    bases_commit(&b.base, s->bad, bad, e) ||
-	    gitmirror_first_parent(b.base.mirror, good, bad, &fp, &n, e))
+	if (!strcmp(good, bad))
+		return lab_fail(e, LAB_REJECTED, "the bad commit is not after the"
+				" good one");
+	rc = gitmirror_is_ancestor(base->mirror, good, bad);
+	if (rc < 0)
+		return lab_fail(e, LAB_UPSTREAM, "git merge-base failed");
+	if (!rc)
+		return lab_fail(e, LAB_REJECTED, "the good commit is not an"
+				" ancestor of the bad one");
+	return 0;
+}
+
+/*
+ * The rows, in one transaction with the quota check: the bisection (its
+ * commits [] until bisect_run_prepare reads them) and its first step,
+ * bad vs good. 0, or -1: LAB_CONFLICT, LAB_REJECTED/LAB_QUOTA (quota).
+ */
+static int insert_start(sqlite3 *w, const struct bisect_spec *s,
+			struct bisection *b, const char *good, const char *bad,
+			int64_t *id, struct lab_err *e)
+{
+	char ends[2][41];
+
+	if (db_begin(w))
+		return lab_fail_db(e, w);
+	if (s->who && trust_quota(w, s->who, 2 * s->runs, e)) {
+		db_rollback(w);
 		return -1;
-	a = json_array();
-	json_array_append_new(a, json_string(good));
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_string(fp[i]));
-	free(fp);
-	commits = json_dumps(a, JSON_COMPACT);
-	rc = -1;
-	if (!commits) {
-		lab_fail(e, LAB_INTERNAL, "out of memory");
-		goto out;
 	}
-	/* git is done (fetch, rev-list): the rows under the write lock. */
-	w = db_write_lock(db);
-	if (db_begin(w)) {
-		lab_fail_db(e, w);
-		goto unlock;
-	}
-	if (insert_bisection(w, s, b.base.id, good, bad, commits, id))
+	if (insert_bisection(w, s, b->base.id, good, bad, "[]", id))
 		goto rollback;
-	b.id = *id;
-	b.base_id = b.base.id;
-	b.key_id = s->key_id;
-	b.bench = (char *)s->bench_json;
-	b.runs = s->runs;
-	snprintf(b.host_label, sizeof(b.host_label), "%s", s->host_label ?: "");
-	snprintf(b.backend, sizeof(b.backend), "%s", s->backend ?: "");
-	if (parse_commits(commits, &b) || queue_step(w, &b, b.n - 1))
+	snprintf(ends[0], 41, "%s", good);
+	snprintf(ends[1], 41, "%s", bad);
+	b->id = *id;
+	b->base_id = b->base.id;
+	b->key_id = s->key_id;
+	b->bench = (char *)s->bench_json;
+	b->runs = s->runs;
+	b->commits = ends;
+	b->n = 2;
+	snprintf(b->host_label, sizeof(b->host_label), "%s", s->host_label ?: "");
+	snprintf(b->backend, sizeof(b->backend), "%s", s->backend ?: "");
+	if (queue_step(w, b, 1, -1))
 		goto rollback;
-	if (db_commit(w)) {
-		lab_fail_db(e, w);
-		goto unlock;
-	}
-	rc = 0;
-	goto unlock;
+	if (db_commit(w))
+		return lab_fail_db(e, w);
+	return 0;
 rollback:
 	if (sqlite3_extended_errcode(w) == SQLITE_CONSTRAINT_UNIQUE)
 		lab_fail(e, LAB_CONFLICT, "this change point has a bisection"
@@ -246,13 +253,142 @@ rollback:
 	else
 		lab_fail_db(e, w);
 	db_rollback(w);
-unlock:
+	return -1;
+}
+
+int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
+		     struct lab_err *e)
+{
+	struct bisection b = { 0 };
+	struct lab_err local;
+	char good[41], bad[41];
+	sqlite3 *w;
+	int rc;
+
+	if (!e)
+		e = &local;
+	/* By name or id; nothing is fetched unless good or bad need it. */
+	rc = s->base_id ? bases_by_id(db, s->base_id, &b.base, e) :
+	     bases_find(db, s->base, &b.base, e);
+	if (rc && e->st == LAB_NOT_FOUND)
+		return lab_fail(e, LAB_REJECTED, "no such base");
+	if (rc)
+		return -1;
+	if (!b.base.git)
+		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base",
+				s->base);
+	if (resolve_range(&b.base, s, good, bad, e))
+		return -1;
+	/* git is done: the rows under the write lock; the first-parent list
+	 * is read by the bisect worker (bisect_run_prepare). */
+	w = db_write_lock(db);
+	rc = insert_start(w, s, &b, good, bad, id, e);
 	db_write_unlock(db, w);
-out:
-	free(b.commits);
-	free(commits);
-	json_decref(a);
 	return rc;
+}
+
+/* ---- the first-parent list (the bisect worker) ----------------------- */
+
+/* Bisection @id ends 'failed' with @why; its first step is cancelled. */
+static void fail_start(sqlite3 *db, int64_t id, const char *why,
+		       const struct jobs_ctx *jc)
+{
+	sqlite3 *w = db_write_lock(db);
+	int64_t exp;
+
+	fprintf(stderr, "perflabd: bisection %lld: %s\n", (long long)id, why);
+	if (!db_begin(w) && !finish(w, id, "failed", why, NULL, NULL) &&
+	    !db_commit(w)) {
+		exp = db_int(w, 0, "SELECT experiment_id FROM bisection_steps"
+			     " WHERE bisection_id = ? AND idx = -1", 1, id);
+		if (exp > 0)
+			jobs_cancel_experiment(w, jc, exp, time(NULL), NULL);
+	}
+	db_write_unlock(db, w);
+}
+
+/* Store @list as bisection @id's commits; its first step is the last. */
+static int store_list(sqlite3 *db, int64_t id, const char *list, size_t n)
+{
+	sqlite3 *w = db_write_lock(db);
+	sqlite3_stmt *st;
+	int ok = 0;
+
+	if (db_begin(w))
+		goto out;
+	st = db_prepare(w, "UPDATE bisections SET commits = ? WHERE id = ? AND"
+			" state = 'running' AND commits = '[]'");
+	if (!st)
+		goto out;
+	sqlite3_bind_text(st, 1, list, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	ok = ok && db_int(w, -1, "UPDATE bisection_steps SET idx = ? WHERE"
+			  " bisection_id = ? AND idx = -1 RETURNING 0", 2,
+			  (int64_t)n - 1, id) != -1;
+	ok = ok && !db_commit(w);
+out:
+	db_write_unlock(db, w);
+	return ok ? 0 : -1;
+}
+
+static int prepare_one(sqlite3 *db, int64_t id, int64_t base_id,
+		       const char *good, const char *bad,
+		       const struct jobs_ctx *jc)
+{
+	char (*fp)[41] = NULL, why[600], *list;
+	struct base_ref base;
+	struct lab_err e;
+	json_t *a;
+	size_t n = 0;
+	int rc;
+
+	if (bases_by_id(db, base_id, &base, NULL))
+		return -1;
+	rc = gitmirror_first_parent(base.mirror, good, bad, &fp, &n, &e);
+	if (rc && gitmirror_cancelled())
+		return 0;	/* stopping: the next start reads it */
+	if (rc) {
+		snprintf(why, sizeof(why), "%s%s", e.st == LAB_REJECTED ? "" :
+			 "cannot read the first-parent history: ", e.msg);
+		fail_start(db, id, why, jc);
+		return 0;
+	}
+	a = json_array();
+	json_array_append_new(a, json_string(good));
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(fp[i]));
+	free(fp);
+	list = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	rc = list ? store_list(db, id, list, n + 1) : -1;
+	free(list);
+	return rc ? -1 : 1;
+}
+
+int bisect_run_prepare(sqlite3 *db, const struct jobs_ctx *jc)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, base_id, good, bad FROM"
+				      " bisections WHERE state = 'running' AND"
+				      " commits = '[]' ORDER BY id LIMIT 8");
+	struct { int64_t id, base; char good[41], bad[41]; } r[8];
+	int n = 0, done = 0;
+
+	if (!st)
+		return -1;
+	while (n < 8 && sqlite3_step(st) == SQLITE_ROW) {
+		r[n].id = sqlite3_column_int64(st, 0);
+		r[n].base = sqlite3_column_int64(st, 1);
+		col(r[n].good, 41, st, 2);
+		col(r[n].bad, 41, st, 3);
+		n++;
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++)
+		done += prepare_one(db, r[i].id, r[i].base, r[i].good, r[i].bad,
+				    jc) > 0;
+	return done;
 }
 
 /* ---- advancing ------------------------------------------------------- */
@@ -430,7 +566,7 @@ static int advance(sqlite3 *db, struct bisection *b)
 	free(s);
 	switch (r.result) {
 	case BISECT_TEST:
-		return queue_step(db, b, r.index);
+		return queue_step(db, b, r.index, (int64_t)r.index);
 	case BISECT_FOUND:
 		rc = finish(db, b->id, "done", NULL, b->commits[r.index], &r);
 		break;
@@ -539,6 +675,7 @@ static int experiment_done(sqlite3 *db, int64_t exp)
 		return rc;
 	rc = bisection_load(db, id, &b);
 	if (rc) {
+		/* Not running, or its list not read yet: the sweep comes back. */
 		bisection_free(&b);
 		return rc < 0 ? -1 : 0;
 	}
@@ -573,9 +710,12 @@ int bisect_run_sweep(sqlite3 *db)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT s.experiment_id FROM"
 				      " bisection_steps s JOIN experiments e ON"
-				      " e.id = s.experiment_id WHERE s.state IN"
-				      " ('queued', 'running') AND e.state IN"
-				      " ('failed', 'cancelled') LIMIT 16");
+				      " e.id = s.experiment_id JOIN bisections b ON"
+				      " b.id = s.bisection_id WHERE s.state IN"
+				      " ('queued', 'running') AND b.state = 'running'"
+				      " AND b.commits <> '[]' AND (e.state IN"
+				      " ('failed', 'cancelled') OR (e.state = 'done'"
+				      " AND e.analysis_pending = 0)) LIMIT 16");
 	int64_t ids[16];
 	int n = 0, done = 0;
 

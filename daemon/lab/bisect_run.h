@@ -20,7 +20,9 @@
 #include <jansson.h>
 
 #include "daemon/store/conn.h"
+#include "daemon/lab/jobs.h"
 #include "daemon/lab/status.h"
+#include "daemon/lab/trust.h"
 
 struct bisect_spec {
 	const char *base;	/* base name (a git base) */
@@ -34,17 +36,32 @@ struct bisect_spec {
 	int64_t track_id;	/* 0: started by hand */
 	int64_t change_point_id;	/* 0: none */
 	int64_t key_id;		/* submitter, 0: the daemon */
+	/* The submitter's quota, counted in the transaction that queues the
+	 * first step; NULL: none (the daemon's own bisections). */
+	const struct trust_who *who;
 };
 
 /*
- * Start a bisection: resolve good and bad, take the first-parent list
- * between them, store it and queue the first step (bad vs good). Own
- * transaction. 0 with *@id, or -1: LAB_REJECTED (unknown base or commit,
- * good not a first-parent ancestor of bad), LAB_CONFLICT (the change
- * point has one), LAB_UPSTREAM (git failed).
+ * Start a bisection: resolve good and bad in the mirror (fetching only
+ * what it lacks, fetcher.h), check that good is an ancestor of bad, then
+ * in one transaction check s->who's quota, store the bisection and queue
+ * its first step (bad vs good). The first-parent list (up to 64 MiB) is
+ * read off the request path, by bisect_run_prepare(); until then the
+ * bisection's commits are []. 0 with *@id, or -1: LAB_REJECTED (unknown
+ * base or commit, good not an ancestor of bad, a request over the cap),
+ * LAB_QUOTA, LAB_CONFLICT (the change point has one), LAB_UPSTREAM (git
+ * failed), LAB_PENDING (still fetching).
  */
 int bisect_run_start(store_conn *db, const struct bisect_spec *s, int64_t *id,
 		     struct lab_err *e);
+
+/*
+ * The bisect worker: read and store the first-parent list of bisections
+ * that have none yet (a good commit off bad's first-parent line, or a
+ * history git cannot read, fails the bisection and cancels its first
+ * step with @jc). Returns the number stored, -1 on error.
+ */
+int bisect_run_prepare(store_conn *db, const struct jobs_ctx *jc);
 
 /*
  * Experiment @exp finished (analysed, or failed): when it is a step of a
@@ -55,8 +72,9 @@ int bisect_run_experiment_done(store_conn *db, int64_t exp);
 
 /*
  * Steps whose experiment failed or was cancelled have no analysis to
- * continue from: the timer hands them to bisect_run_experiment_done().
- * Returns the number of steps taken, -1 on error.
+ * continue from, and a step analysed before its bisection's list was
+ * read could not be taken then: the bisect worker hands them to
+ * bisect_run_experiment_done(). Returns the number of steps taken, -1.
  */
 int bisect_run_sweep(store_conn *db);
 

@@ -80,6 +80,35 @@ static int resolve_commits(struct submit *s, struct lab_err *e)
 	return 0;
 }
 
+/*
+ * Trust and quota before any git work, under the writer lock: a key that
+ * may not queue this never makes the daemon fetch. store() checks again
+ * in the transaction that inserts the jobs.
+ */
+static int precheck(sqlite3 *db, const struct trust_who *who,
+		    const struct experiment_req *r, struct lab_err *e)
+{
+	sqlite3 *w = db_write_lock(db);
+	int rc = 0;
+
+	for (int k = 0; k < r->nvariants && !rc; k++) {
+		const struct variant_req *in = &r->variants[k];
+		struct variant_spec v = { .name = in->name,
+					  .cmdline = in->cmdline,
+					  .setup = in->setup };
+		char *script = NULL;
+
+		if (trust_variant(w, who, &v, in->setup_script, &script, e) ||
+		    (r->toggle && toggle_settings_check(w, who, in->settings, e)))
+			rc = lab_prefix(e, "variant '%s'", v.name);
+		free(script);
+	}
+	if (!rc)
+		rc = trust_request(w, who, r->backend, r->nvariants * r->runs, e);
+	db_write_unlock(db, w);
+	return rc;
+}
+
 /* A variant's "patches": stored ids and patch text, in order. */
 static int variant_patches(sqlite3 *w, const struct trust_who *who,
 			   const json_t *pa, int64_t *ids, int *n,
@@ -201,7 +230,7 @@ int64_t experiments_submit(sqlite3 *db, const struct trust_who *who,
 			 " %d objects", EXP_MAX_VARIANTS);
 		goto out;
 	}
-	if (pick_control(s, e) ||
+	if (pick_control(s, e) || precheck(db, who, r, e) ||
 	    bases_lookup(db, r->base ? r->base : EXP_DEFAULT_BASE, &s->base, e) ||
 	    resolve_commits(s, e))
 		goto out;
@@ -277,6 +306,9 @@ int64_t experiments_submit_patch(sqlite3 *db, const struct trust_who *who,
 	if (!r->len)
 		return lab_fail(e, LAB_INVALID, "empty body: send the patch (mbox"
 				" or diff) as the body");
+	/* Trust and quota before any git work (checked again below). */
+	if (trust_precheck(db, who, r->backend, 2 * r->runs, e))
+		return -1;
 	/* A git base: its ref's head now, or the pinned NAME@COMMIT. */
 	if (bases_lookup(db, r->base ? r->base : EXP_DEFAULT_BASE, &b, e))
 		return -1;

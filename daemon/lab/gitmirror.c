@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -19,10 +20,28 @@
 #include "daemon/lab/gitmirror.h"
 
 #define GIT_TIMEOUT_S 60
-#define FETCH_TIMEOUT_S 600
 #define SMALL_CAP (1 << 20)
+/* How often a running git looks at the cancel flag (ms). */
+#define CANCEL_POLL_MS 200
 
 static char *mirror_dir;
+static int fetch_timeout_s = GITMIRROR_FETCH_TIMEOUT_S;
+static int cancelled;
+
+void gitmirror_set_fetch_timeout(int seconds)
+{
+	fetch_timeout_s = seconds > 0 ? seconds : GITMIRROR_FETCH_TIMEOUT_S;
+}
+
+void gitmirror_cancel_all(void)
+{
+	__atomic_store_n(&cancelled, 1, __ATOMIC_RELEASE);
+}
+
+bool gitmirror_cancelled(void)
+{
+	return __atomic_load_n(&cancelled, __ATOMIC_ACQUIRE);
+}
 
 void gitmirror_set_dir(const char *dir)
 {
@@ -201,12 +220,19 @@ int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
 					{ io.in, POLLOUT, 0 } };
 		double left = deadline - now_s();
 
-		if (left <= 0) {
-			snprintf(err, errlen, "git timed out after %d s", timeout_s);
+		if (left <= 0 || __atomic_load_n(&cancelled, __ATOMIC_ACQUIRE)) {
+			if (left <= 0)
+				snprintf(err, errlen, "git timed out after %d s",
+					 timeout_s);
+			else
+				snprintf(err, errlen, "git stopped: perflabd is"
+					 " stopping");
 			kill(pid, SIGKILL);
 			timed_out = 1;
 			goto reap;
 		}
+		if (left * 1000 > CANCEL_POLL_MS)
+			left = CANCEL_POLL_MS / 1000.0;
 		if (poll(pf, 3, (int)(left * 1000) + 1) < 0 && errno != EINTR)
 			break;
 		if (io.out >= 0 && (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) &&
@@ -281,7 +307,7 @@ int gitmirror_fetch(const char *path, const char *url, struct lab_err *e)
 			       "--no-recurse-submodules", "--", url,
 			       "+refs/heads/*:refs/heads/*",
 			       "+refs/tags/*:refs/tags/*"),
-			   NULL, 0, NULL, 0, FETCH_TIMEOUT_S, why, sizeof(why));
+			   NULL, 0, NULL, 0, fetch_timeout_s, why, sizeof(why));
 	if (rc && !why[0])
 		return lab_fail(e, LAB_UPSTREAM, "git fetch failed (exit %d)", rc);
 	return rc ? lab_fail(e, LAB_UPSTREAM, "%s", why) : 0;
@@ -403,6 +429,18 @@ fail:
 	free(a);
 	*n = 0;
 	return lab_fail(e, LAB_UPSTREAM, "cannot read git rev-list output");
+}
+
+int gitmirror_is_ancestor(const char *path, const char *a, const char *b)
+{
+	char err[256];
+	int rc;
+
+	if (!git_sha_valid(a) || !git_sha_valid(b))
+		return -1;
+	rc = gitmirror_run(GIT(path, "merge-base", "--is-ancestor", a, b), NULL,
+			   0, NULL, 0, GIT_TIMEOUT_S, err, sizeof(err));
+	return rc == 0 ? 1 : rc == 1 ? 0 : -1;
 }
 
 static void field(char *dst, size_t len, char **p)

@@ -18,10 +18,23 @@
 
 #include "common/git_names.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "daemon/lab/status.h"
+
+/* A fetch is killed after this long (perflabd --git-fetch-timeout). */
+#define GITMIRROR_FETCH_TIMEOUT_S 600
+void gitmirror_set_fetch_timeout(int seconds);
+/*
+ * Kill every git running now or later (checked every 200 ms): the daemon
+ * is stopping and a fetch from an upstream that never answers must not
+ * keep it.
+ */
+void gitmirror_cancel_all(void);
+/* gitmirror_cancel_all() was called: a git that failed was killed. */
+bool gitmirror_cancelled(void);
 
 /* Where mirrors live; set once at start (perflabd --git-dir, or beside
  * the database). NULL: git bases are unavailable. */
@@ -41,8 +54,10 @@ int gitmirror_path(int64_t base_id, char *out, size_t len);
 
 /*
  * Create (git init --bare) the mirror @path if missing and fetch every
- * branch and tag of @url into it. 0, or -1: LAB_INVALID (a URL refused by
- * git_url_check), LAB_UPSTREAM with git's message.
+ * branch and tag of @url into it, killed after the fetch timeout. 0, or
+ * -1: LAB_INVALID (a URL refused by git_url_check), LAB_UPSTREAM with
+ * git's message. Callers never fetch one mirror twice at once (fetcher.h
+ * serialises them per base).
  */
 int gitmirror_fetch(const char *path, const char *url, struct lab_err *e);
 
@@ -67,6 +82,10 @@ int gitmirror_parent(const char *path, const char *sha, char parent[41]);
 int gitmirror_first_parent(const char *path, const char *good,
 			   const char *bad, char (**out)[41], size_t *n,
 			   struct lab_err *e);
+
+/* 1 when commit @a is an ancestor of (or equal to) @b, 0 when not, -1
+ * (git failed). */
+int gitmirror_is_ancestor(const char *path, const char *a, const char *b);
 
 struct gitmirror_commit {
 	char subject[256];

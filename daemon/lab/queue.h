@@ -2,7 +2,7 @@
 /*
  * "Jobs became claimable": a generation counter the lab bumps (new
  * experiment, a host freed, a lease expired) and runners' claim
- * long-polls and the reaper wait on.
+ * long-polls wait on.
  */
 #ifndef PERFLAB_LAB_QUEUE_H
 #define PERFLAB_LAB_QUEUE_H

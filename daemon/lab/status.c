@@ -60,6 +60,7 @@ const char *lab_status_name(enum lab_status st)
 		[LAB_REJECTED] = "rejected",
 		[LAB_QUOTA] = "quota",
 		[LAB_UPSTREAM] = "upstream",
+		[LAB_PENDING] = "pending",
 		[LAB_UNAVAILABLE] = "unavailable",
 		[LAB_INTERNAL] = "internal",
 	};

@@ -33,6 +33,8 @@ enum lab_status {
 				 * breaks one of its rules */
 	LAB_QUOTA,		/* past the key's quota of queued work */
 	LAB_UPSTREAM,		/* git, which the lab calls, failed */
+	LAB_PENDING,		/* the git fetch it needs is still running
+				 * (it goes on): ask again later */
 	LAB_UNAVAILABLE,	/* the store cannot be used right now (disk
 				 * full, read-only, I/O error, busy) */
 	LAB_INTERNAL,		/* a bug, no memory, an unexpected database

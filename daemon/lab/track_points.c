@@ -4,6 +4,7 @@
  * change points start bisections; tracks as JSON. See tracks.h.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,53 +172,95 @@ static int adjacent(const struct base_ref *b, const char *good, const char *bad)
 	return !gitmirror_parent(b->mirror, bad, parent) && !strcmp(parent, good);
 }
 
-/* Bisect every confirmed change point of the track that has none yet. */
-static void bisect_change_points(sqlite3 *db, int64_t track_id, int64_t sid)
+/*
+ * Change points bisected already or left alone (adjacent commits, a start
+ * that failed): not looked at again until the daemon restarts. Only the
+ * bisect worker's one thread uses it.
+ */
+#define CP_SKIP_MAX 1024
+static int64_t cp_skip[CP_SKIP_MAX];
+static int ncp_skip;
+
+static bool skipped_cp(int64_t cp)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT cp.id, cp.point_id, t.base_id,"
-				      " t.label, t.host_label, t.backend, t.bench, t.runs"
-				      " FROM change_points cp, tracks t WHERE"
-				      " cp.series_id = ?1 AND t.id = ?2 AND"
-				      " cp.state = 'confirmed' AND NOT EXISTS"
-				      " (SELECT 1 FROM bisections WHERE change_point_id = cp.id)"
-				      " ORDER BY cp.id LIMIT 8");
+	for (int i = 0; i < ncp_skip; i++)
+		if (cp_skip[i] == cp)
+			return true;
+	return false;
+}
+
+static void skip_cp(int64_t cp)
+{
+	if (ncp_skip < CP_SKIP_MAX)
+		cp_skip[ncp_skip++] = cp;
+}
+
+/* Start the bisection of change point @cp (the row @st): 1 started, 0
+ * not (skip it from now on), -1 not yet (its mirror is being fetched). */
+static int bisect_change_point(sqlite3 *db, sqlite3_stmt *st, int64_t cp,
+			       int64_t sid)
+{
 	char good[41], bad[41], label[96], host[65], be[65];
 	struct lab_err e;
 	struct base_ref b;
 	char *bench;
 	int64_t id;
+	int rc;
+
+	if (cp_commits(db, sid, sqlite3_column_int64(st, 1), good, bad) != 1 ||
+	    bases_by_id(db, sqlite3_column_int64(st, 2), &b, NULL) ||
+	    adjacent(&b, good, bad))
+		return 0;
+	snprintf(label, sizeof(label), "track %s", sqlite3_column_text(st, 3));
+	col(host, sizeof(host), st, 4);
+	col(be, sizeof(be), st, 5);
+	bench = strdup((const char *)sqlite3_column_text(st, 6));
+	struct bisect_spec s = {
+		.base = b.name, .base_id = b.id, .good = good, .bad = bad,
+		.label = label,
+		.host_label = host[0] ? host : NULL,
+		.backend = be[0] ? be : NULL, .bench_json = bench,
+		/* A verdict needs 5 runs a side at least (exact MWU). */
+		.runs = sqlite3_column_int(st, 7) > 5 ? sqlite3_column_int(st, 7) : 5,
+		.track_id = sqlite3_column_int64(st, 8),
+		.change_point_id = cp,
+	};
+	rc = bench ? bisect_run_start(db, &s, &id, &e) :
+		     lab_fail(&e, LAB_INTERNAL, "out of memory");
+	free(bench);
+	if (rc && e.st == LAB_PENDING)
+		return -1;	/* the next tick */
+	if (rc)
+		fprintf(stderr, "perflabd: bisection of change point %lld: %s\n",
+			(long long)cp, e.msg);
+	return !rc;
+}
+
+int tracks_bisect_change_points(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT cp.id, cp.point_id, t.base_id,"
+				      " t.label, t.host_label, t.backend, t.bench, t.runs,"
+				      " t.id, cp.series_id FROM change_points cp JOIN"
+				      " tracks t ON t.series_id = cp.series_id WHERE"
+				      " cp.state = 'confirmed' AND NOT EXISTS"
+				      " (SELECT 1 FROM bisections WHERE change_point_id = cp.id)"
+				      " ORDER BY cp.id LIMIT 64");
+	int started = 0, rc;
 
 	if (!st)
-		return;
-	sqlite3_bind_int64(st, 1, sid);
-	sqlite3_bind_int64(st, 2, track_id);
+		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t cp = sqlite3_column_int64(st, 0);
 
-		if (cp_commits(db, sid, sqlite3_column_int64(st, 1), good, bad) != 1 ||
-		    bases_by_id(db, sqlite3_column_int64(st, 2), &b, NULL) ||
-		    adjacent(&b, good, bad))
+		if (skipped_cp(cp))
 			continue;
-		snprintf(label, sizeof(label), "track %s", sqlite3_column_text(st, 3));
-		col(host, sizeof(host), st, 4);
-		col(be, sizeof(be), st, 5);
-		bench = strdup((const char *)sqlite3_column_text(st, 6));
-		struct bisect_spec s = {
-			.base = b.name, .base_id = b.id, .good = good, .bad = bad,
-			.label = label,
-			.host_label = host[0] ? host : NULL,
-			.backend = be[0] ? be : NULL, .bench_json = bench,
-			/* A verdict needs 5 runs a side at least (exact MWU). */
-			.runs = sqlite3_column_int(st, 7) > 5 ? sqlite3_column_int(st, 7) : 5,
-			.track_id = track_id,
-			.change_point_id = cp,
-		};
-		if (bench && bisect_run_start(db, &s, &id, &e))
-			fprintf(stderr, "perflabd: bisection of change point %lld: %s\n",
-				(long long)cp, e.msg);
-		free(bench);
+		rc = bisect_change_point(db, st, cp, sqlite3_column_int64(st, 9));
+		if (rc >= 0)
+			skip_cp(cp);
+		started += rc > 0;
 	}
 	sqlite3_finalize(st);
+	return started;
 }
 
 static void track_point_done(sqlite3 *db, int64_t exp)
@@ -241,7 +284,7 @@ static void track_point_done(sqlite3 *db, int64_t exp)
 	o.max_p = p.max_p > 0 ? p.max_p : 0.05;
 	if (series_detect_opts(db, sid, &o, time(NULL)) < 0)
 		fprintf(stderr, "perflabd: change points of track %s failed\n", p.label);
-	bisect_change_points(db, p.track_id, sid);
+	/* Bisections start on the bisect worker (their git off the lock). */
 }
 
 void tracks_experiment_settled(sqlite3 *db, int64_t exp)

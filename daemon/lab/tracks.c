@@ -3,12 +3,14 @@
  * Tracks: creation and polling (new commits become experiments); see
  * tracks.h. Points, detection and JSON are in track_points.c.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "daemon/lab/bases.h"
+#include "daemon/lab/fetcher.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/planner.h"
 #include "daemon/lab/tracks.h"
@@ -18,6 +20,8 @@
 
 /* At most this many commits are queued by one poll (the newest ones). */
 #define TRACK_MAX_QUEUE 200
+/* Tracks with a background poll in flight at once. */
+#define TRACK_MAX_BUSY 256
 
 struct track {
 	int64_t id;
@@ -260,12 +264,175 @@ out:
 	return ret;
 }
 
+/* After the fetch: the ref's head and the new commits. 0, or -1:
+ * LAB_UPSTREAM (also the track's poll_error), LAB_INTERNAL. */
+static int poll_mirror(sqlite3 *db, struct track *t, time_t now, int *queued,
+		       struct lab_err *e)
+{
+	char head[41];
+
+	*queued = 0;
+	if (gitmirror_resolve(t->base.mirror, t->ref, head, e)) {
+		e->st = LAB_UPSTREAM;
+		note_poll_now(db, t, NULL, NULL, e->msg, now);
+		return -1;
+	}
+	if (queue_new(db, t, head, now, queued))
+		return lab_fail(e, LAB_INTERNAL, "cannot queue the track's"
+				" commits: %s", db_errmsg(db));
+	return 0;
+}
+
+/* ---- polls in the background (the "tracks" worker) -------------------- */
+
+static struct {
+	pthread_mutex_t lock;
+	struct worker *w;
+	struct db_pool *pool;
+	int64_t busy[TRACK_MAX_BUSY];	/* tracks with a poll in flight */
+	int nbusy;
+} P = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Mark track @id in flight; 0 when it was not, -1 (already, or full). */
+static int busy_take(int64_t id)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&P.lock);
+	for (int i = 0; i < P.nbusy; i++)
+		if (P.busy[i] == id)
+			goto out;
+	if (P.nbusy < TRACK_MAX_BUSY) {
+		P.busy[P.nbusy++] = id;
+		rc = 0;
+	}
+out:
+	pthread_mutex_unlock(&P.lock);
+	return rc;
+}
+
+static void busy_put(int64_t id)
+{
+	pthread_mutex_lock(&P.lock);
+	for (int i = 0; i < P.nbusy; i++)
+		if (P.busy[i] == id) {
+			P.busy[i] = P.busy[--P.nbusy];
+			break;
+		}
+	pthread_mutex_unlock(&P.lock);
+}
+
+static void (*notify_queued)(void);
+
+void tracks_on_queued(void (*fn)(void))
+{
+	notify_queued = fn;
+}
+
+/* The second half of a poll, after its fetch ended. */
+struct poll_work {
+	struct work w;
+	int64_t id;
+	int rc;			/* the fetch's FETCH_* */
+	char err[256];
+};
+
+static void poll_run(struct work *w)
+{
+	struct poll_work *pw = (struct poll_work *)w;
+	sqlite3 *db = db_pool_get(P.pool);
+	struct lab_err e;
+	struct track t;
+	int q;
+
+	if (!db)
+		return;
+	if (!track_load(db, pw->id, &t, &e)) {
+		if (pw->rc != FETCH_OK)
+			note_poll_now(db, &t, NULL, NULL, pw->err, time(NULL));
+		else if (!poll_mirror(db, &t, time(NULL), &q, &e) && q &&
+			 notify_queued)
+			notify_queued();
+	}
+	free(t.bench);
+	db_pool_put(P.pool, db);
+}
+
+static void poll_drop(struct work *w)
+{
+	busy_put(((struct poll_work *)w)->id);
+	free(w);
+}
+
+/* fetch_done_fn: queue the mirror half of track @arg's poll. */
+static void poll_fetched(void *arg, int rc, const char *err)
+{
+	struct poll_work *pw = arg;
+
+	pw->rc = rc;
+	snprintf(pw->err, sizeof(pw->err), "%s", err ? err : "");
+	if (rc == FETCH_PENDING || !P.w) {
+		poll_drop(&pw->w);	/* stopping */
+		return;
+	}
+	worker_queue(P.w, &pw->w);
+}
+
+/*
+ * Poll track @t in the background: fetch (@need), then the mirror half on
+ * the tracks worker. 0 queued or in flight already, -1.
+ */
+static int poll_later(struct track *t, enum fetch_need need)
+{
+	struct poll_work *pw;
+	char err[256];
+	int rc, retry;
+
+	if (!P.w || busy_take(t->id))
+		return P.w ? 0 : -1;
+	pw = calloc(1, sizeof(*pw));
+	if (!pw) {
+		busy_put(t->id);
+		return -1;
+	}
+	pw->w.run = poll_run;
+	pw->w.drop = poll_drop;
+	pw->id = t->id;
+	rc = fetcher_get(t->base.id, t->base.mirror, t->base.url, need, 0,
+			 poll_fetched, pw, err, sizeof(err), &retry);
+	if (rc != FETCH_PENDING)
+		poll_fetched(pw, rc, err);
+	return 0;
+}
+
+void tracks_use_worker(struct worker *w, struct db_pool *pool)
+{
+	P.pool = pool;
+	P.w = w;
+}
+
+/* ---- polls asked for ---------------------------------------------------- */
+
+/* The fetch of "poll now" (one that starts from now, shared with other
+ * polls): FETCH_OK, FETCH_PENDING, or FETCH_FAILED with @e set. */
+static int fetch_now(const struct base_ref *b, struct lab_err *e)
+{
+	char why[300];
+	int retry, rc = fetcher_get(b->id, b->mirror, b->url, FETCH_NEWER, -1,
+				    NULL, NULL, why, sizeof(why), &retry);
+
+	if (rc == FETCH_FAILED)
+		lab_fail(e, LAB_UPSTREAM, "git fetch failed: %s", why);
+	else if (rc == FETCH_PENDING)
+		lab_fail(e, LAB_PENDING, "%s", why);
+	return rc;
+}
+
 int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued,
 		struct lab_err *e)
 {
 	struct lab_err local;
 	struct track t;
-	char head[41];
 	int rc;
 
 	*queued = 0;
@@ -275,20 +442,16 @@ int tracks_poll(sqlite3 *db, int64_t id, time_t now, int *queued,
 		free(t.bench);
 		return -1;
 	}
-	rc = bases_fetch(&t.base, e);
-	if (!rc && gitmirror_resolve(t.base.mirror, t.ref, head, e)) {
-		e->st = LAB_UPSTREAM;
-		rc = -1;
-	}
-	if (rc) {
+	rc = fetch_now(&t.base, e);
+	if (rc == FETCH_PENDING) {
+		rc = poll_later(&t, FETCH_NEWER) ? lab_fail(e, LAB_INTERNAL,
+			"out of memory") : 1;
+	} else if (rc) {
 		note_poll_now(db, &t, NULL, NULL, e->msg, now);
-		free(t.bench);
-		return -1;
+		rc = -1;
+	} else {
+		rc = poll_mirror(db, &t, now, queued, e);
 	}
-	rc = queue_new(db, &t, head, now, queued);
-	if (rc)
-		lab_fail(e, LAB_INTERNAL, "cannot queue the track's commits: %s",
-			 db_errmsg(db));
 	free(t.bench);
 	return rc;
 }
@@ -300,8 +463,10 @@ int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
 				      " ON b.id = t.base_id WHERE b.name = ? AND"
 				      " (?2 IS NULL OR t.ref = ?2 OR 'refs/heads/' ||"
 				      " t.ref = ?2) AND t.enabled ORDER BY t.id");
+	struct lab_err fetched;
 	int64_t ids[64];
-	int n = 0, q, rc = 0;
+	int n = 0, q, rc = 0, later = 0, f;
+	struct track t;
 
 	*tracks = *queued = 0;
 	if (!st)
@@ -315,34 +480,56 @@ int tracks_poll_base(sqlite3 *db, const char *base, const char *ref,
 	if (!n)
 		return lab_fail(e, LAB_NOT_FOUND, "no track of base '%.64s'%s%.200s",
 				base, ref ? " and ref " : "", ref ? ref : "");
+	/* One fetch of the base (it was pushed to), then every track. */
+	if (track_load(db, ids[0], &t, e)) {
+		free(t.bench);
+		return -1;
+	}
+	f = fetch_now(&t.base, &fetched);
+	free(t.bench);
 	for (int i = 0; i < n && !rc; i++) {
-		rc = tracks_poll(db, ids[i], now, &q, e);
-		*queued += q;
+		if (track_load(db, ids[i], &t, e)) {
+			rc = -1;
+		} else if (f == FETCH_PENDING) {
+			rc = poll_later(&t, FETCH_NEWER) ? lab_fail(e,
+				LAB_INTERNAL, "out of memory") : 0;
+			later++;
+		} else if (f) {
+			note_poll_now(db, &t, NULL, NULL, fetched.msg, now);
+			*e = fetched;
+			rc = -1;
+		} else if (!poll_mirror(db, &t, now, &q, e)) {
+			*queued += q;
+		}
+		free(t.bench);
 		(*tracks)++;
 	}
-	return rc;
+	return rc ? -1 : later ? 1 : 0;
 }
 
-int tracks_poll_due(sqlite3 *db, int interval, time_t now)
+void tracks_poll_due(sqlite3 *db, int interval, time_t now)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM tracks WHERE enabled AND"
 				      " (polled_at IS NULL OR polled_at + ?1 <= ?2 OR"
 				      " (every_seconds > 0 AND next_run_at <= ?2))"
 				      " ORDER BY id LIMIT 64");
 	int64_t ids[64];
-	int n = 0, total = 0, q;
+	struct track t;
+	int n = 0;
 
 	if (!st)
-		return -1;
+		return;
 	sqlite3_bind_int(st, 1, interval);
 	sqlite3_bind_int64(st, 2, (int64_t)now);
 	while (n < 64 && sqlite3_step(st) == SQLITE_ROW)
 		ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	for (int i = 0; i < n; i++)
-		if (!tracks_poll(db, ids[i], now, &q, NULL))
-			total += q;
-	return total;
+	/* Each fetch on the git worker; the mirror half comes back here. */
+	for (int i = 0; i < n; i++) {
+		if (!track_load(db, ids[i], &t, NULL))
+			poll_later(&t, FETCH_FRESH);
+		free(t.bench);
+	}
 }
 
 static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
@@ -388,17 +575,14 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 {
 	struct lab_err poll;
 	struct base_ref b;
+	struct track t;
 	const char *ref;
 	char head[41];
 	sqlite3 *w;
 	int rc, q;
 
-	if (bases_lookup(db, s->base, &b, e)) {
-		/* A base whose upstream fails cannot be tracked: the request's. */
-		if (e->st == LAB_UPSTREAM)
-			e->st = LAB_REJECTED;
+	if (bases_find(db, s->base, &b, e))
 		return -1;
-	}
 	if (!b.git)
 		return lab_fail(e, LAB_REJECTED, "base '%s' is not a git base",
 				s->base);
@@ -406,8 +590,11 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 	if (gitmirror_check_ref(ref))
 		return lab_fail(e, LAB_INVALID, "'ref' is not a usable git ref"
 				" name");
-	if (gitmirror_resolve(b.mirror, ref, head, e)) {
-		e->st = LAB_REJECTED;
+	/* The ref's head now (fetcher.h). A base whose upstream fails, or
+	 * that has no such ref, cannot be tracked: the request's. */
+	if (bases_commit(&b, ref, head, e)) {
+		if (e->st == LAB_UPSTREAM)
+			e->st = LAB_REJECTED;
 		return -1;
 	}
 	w = db_write_lock(db);
@@ -415,10 +602,13 @@ int tracks_create(sqlite3 *db, const struct track_spec *s, int64_t *id,
 	db_write_unlock(db, w);
 	if (rc)
 		return -1;
-	/* The first point; a failed fetch is the track's poll_error and the
-	 * timer tries again, the track exists either way. */
-	if (tracks_poll(db, *id, time(NULL), &q, &poll) &&
-	    poll.st == LAB_INTERNAL) {
+	/* The first point, from the mirror just fetched; a failure is the
+	 * track's poll_error and the timer tries again. */
+	rc = track_load(db, *id, &t, &poll);
+	if (!rc)
+		rc = poll_mirror(db, &t, time(NULL), &q, &poll);
+	free(t.bench);
+	if (rc && poll.st == LAB_INTERNAL) {
 		*e = poll;
 		return -1;
 	}

@@ -9,7 +9,9 @@
  * "track:<label>" labelled with the commit, change points are detected
  * over the series (changepoint.h, with the track's segment size and p),
  * and each confirmed change point whose good and bad commits are more
- * than one first-parent commit apart starts a bisection (bisect_run.h).
+ * than one first-parent commit apart starts a bisection (bisect_run.h)
+ * on the bisect worker. Background polls: the timer's fetch runs on the
+ * git worker (fetcher.h), the rest on the tracks worker (workers.h).
  */
 #ifndef PERFLAB_TRACKS_H
 #define PERFLAB_TRACKS_H
@@ -20,7 +22,9 @@
 #include <jansson.h>
 
 #include "daemon/store/conn.h"
+#include "daemon/store/db.h"
 #include "daemon/lab/status.h"
+#include "daemon/lab/worker.h"
 
 struct track_spec {
 	const char *label;	/* series "track:<label>"; unique */
@@ -46,22 +50,34 @@ int tracks_create(store_conn *db, const struct track_spec *s, int64_t *id,
 		  struct lab_err *e);
 
 /*
- * Fetch and queue the new commits of track @id. 0 with *@queued, or -1:
- * LAB_NOT_FOUND, LAB_UPSTREAM (git failed; also recorded as the track's
- * poll_error). @e may be NULL.
+ * "Poll now": fetch (a fetch that starts from now, fetcher.h) and queue
+ * the new commits of track @id. 0 with *@queued; 1 when the fetch is
+ * still running after --git-wait (the poll follows it in the background;
+ * @e says so, LAB_PENDING); -1: LAB_NOT_FOUND, LAB_UPSTREAM (git failed;
+ * also the track's poll_error). @e may be NULL.
  */
 int tracks_poll(store_conn *db, int64_t id, time_t now, int *queued,
 		struct lab_err *e);
 
-/* The push hook: poll every track of base @base (name) and @ref (NULL:
- * any). 0 with *@tracks and *@queued, or -1: LAB_NOT_FOUND (no such
+/* The push hook: one fetch of base @base (name), then a poll of each of
+ * its tracks of @ref (NULL: any). 0 with *@tracks and *@queued, 1 (the
+ * fetch goes on, the polls follow it), or -1: LAB_NOT_FOUND (no such
  * track), LAB_UPSTREAM. */
 int tracks_poll_base(store_conn *db, const char *base, const char *ref,
 		     time_t now, int *tracks, int *queued, struct lab_err *e);
 
-/* The timer: poll tracks not polled for @interval seconds (and schedule
- * tracks that are due). Returns the number of experiments queued. */
-int tracks_poll_due(store_conn *db, int interval, time_t now);
+/*
+ * The timer (the tracks worker's tick): every track not polled for
+ * @interval seconds (and schedule tracks that are due) is fetched on the
+ * git worker and, when that ended, polled on the tracks worker. A track
+ * with a poll in flight is not polled twice.
+ */
+void tracks_poll_due(store_conn *db, int interval, time_t now);
+
+/* The worker that runs the second half of background polls (reads on
+ * connections of @pool); @fn is called when a poll queued experiments. */
+void tracks_use_worker(struct worker *w, struct db_pool *pool);
+void tracks_on_queued(void (*fn)(void));
 
 /* GET /api/v1/tracks/{id} (docs/contracts.md), or NULL. */
 json_t *tracks_json(store_conn *db, int64_t id);
@@ -76,6 +92,13 @@ json_t *tracks_list_json(store_conn *db);
  * experiments have no analysis: bisect_run_sweep() takes their steps.)
  */
 void tracks_experiment_settled(store_conn *db, int64_t exp);
+
+/*
+ * The bisect worker: start a bisection of every confirmed change point of
+ * a track that has none (git on @db's thread, the rows under the write
+ * lock). Returns the number started, -1 on error.
+ */
+int tracks_bisect_change_points(store_conn *db);
 
 /*
  * 1 when @exp is a track point or a bisection step. Their verdicts raise

@@ -9,6 +9,7 @@
 
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
+#include "daemon/store/writer.h"
 #include "daemon/lab/roles.h"
 #include "daemon/lab/trust.h"
 #include "kcmdline.h"
@@ -216,4 +217,14 @@ int trust_request(sqlite3 *db, const struct trust_who *who,
 	if (backend && trust_backend_check(db, backend, e))
 		return -1;
 	return trust_quota(db, who, runs, e);
+}
+
+int trust_precheck(sqlite3 *db, const struct trust_who *who,
+		   const char *backend, int runs, struct lab_err *e)
+{
+	sqlite3 *w = db_write_lock(db);
+	int rc = trust_request(w, who, backend, runs, e);
+
+	db_write_unlock(db, w);
+	return rc;
 }

@@ -85,5 +85,13 @@ int trust_quota(store_conn *db, const struct trust_who *who, int runs,
  */
 int trust_request(store_conn *db, const struct trust_who *who,
 		  const char *backend, int runs, struct lab_err *e);
+/*
+ * trust_request() before any git work, under the writer lock (taken and
+ * let go here): a key that may not queue the work never makes the daemon
+ * fetch. Not the last word: the transaction that queues the jobs checks
+ * again, counting what others queued meanwhile.
+ */
+int trust_precheck(store_conn *db, const struct trust_who *who,
+		   const char *backend, int runs, struct lab_err *e);
 
 #endif

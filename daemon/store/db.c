@@ -4,6 +4,7 @@
  */
 #include <assert.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,26 +171,110 @@ bool db_is_writer(sqlite3 *db)
 	return !w || db == w;
 }
 
+/*
+ * Transactions nest: a db_begin inside an open transaction is a
+ * SAVEPOINT, and its db_commit/db_rollback releases or undoes only that
+ * level. So a caller can make one transaction of functions that each
+ * begin and commit their own (the analysis store: analysis.h). The depth
+ * is kept per connection; a connection with no transaction open (SQLite
+ * ended it, or nobody began one) is at depth 0 whatever was counted.
+ */
+#define NEST_SLOTS 16
+
+static struct nest {
+	sqlite3 *db;
+	int depth;
+} nests[NEST_SLOTS];
+static pthread_mutex_t nest_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* @db's slot; a slot at depth 0 is free to take. */
+static struct nest *nest_of(sqlite3 *db)
+{
+	struct nest *n = NULL;
+
+	pthread_mutex_lock(&nest_lock);
+	for (int i = 0; i < NEST_SLOTS; i++) {
+		if (nests[i].db == db) {
+			n = &nests[i];
+			break;
+		}
+		if (!n && nests[i].depth == 0)
+			n = &nests[i];
+	}
+	if (n && n->db != db) {
+		n->db = db;
+		n->depth = 0;
+	}
+	pthread_mutex_unlock(&nest_lock);
+	/* More writers than slots cannot happen (one writer, writer.h). */
+	assert(n);
+	if (sqlite3_get_autocommit(db))
+		n->depth = 0;
+	return n;
+}
+
 int db_begin(sqlite3 *db)
 {
+	struct nest *n;
+
 	/* Writes go through the one writer (writer.h). */
 	assert(db_is_writer(db));
-	return db_exec(db, "BEGIN IMMEDIATE");
+	n = nest_of(db);
+	if (sqlite3_get_autocommit(db)) {
+		if (db_exec(db, "BEGIN IMMEDIATE"))
+			return -1;
+		n->depth = 1;
+		return 0;
+	}
+	if (db_exec(db, "SAVEPOINT perflab_nest"))
+		return -1;
+	n->depth = (n->depth ? n->depth : 1) + 1;
+	return 0;
 }
 
 int db_commit(sqlite3 *db)
 {
+	struct nest *n = nest_of(db);
+
+	if (n->depth > 1) {
+		if (db_exec(db, "RELEASE perflab_nest")) {
+			db_rollback(db);
+			return -1;
+		}
+		n->depth--;
+		return 0;
+	}
 	if (db_exec(db, "COMMIT")) {
-		db_rollback(db);
+		db_rollback_all(db);
 		return -1;
 	}
+	n->depth = 0;
 	return 0;
 }
 
 void db_rollback(sqlite3 *db)
 {
+	struct nest *n = nest_of(db);
+
+	if (sqlite3_get_autocommit(db))
+		return;
+	if (n->depth > 1) {
+		sqlite3_exec(db, "ROLLBACK TO perflab_nest; RELEASE perflab_nest",
+			     NULL, NULL, NULL);
+		n->depth--;
+		return;
+	}
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	n->depth = 0;
+}
+
+void db_rollback_all(sqlite3 *db)
+{
+	struct nest *n = nest_of(db);
+
 	if (!sqlite3_get_autocommit(db))
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	n->depth = 0;
 }
 
 int db_error_status(sqlite3 *db)
@@ -266,7 +351,7 @@ void db_pool_put(struct db_pool *p, sqlite3 *db)
 {
 	if (!db)
 		return;
-	db_rollback(db);
+	db_rollback_all(db);
 	pthread_mutex_lock(&p->lock);
 	if (p->nidle == p->cap) {
 		int cap = p->cap ? p->cap * 2 : 16;

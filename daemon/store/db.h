@@ -54,7 +54,11 @@ int db_check_file(const char *path, char *err, size_t errlen);
 /* Close a connection db_open() returned. */
 void db_close(store_conn *db);
 
-/* BEGIN IMMEDIATE, 0 or -1; asserts that @db may write (db_is_writer). */
+/*
+ * BEGIN IMMEDIATE, 0 or -1; asserts that @db may write (db_is_writer).
+ * Inside an open transaction a SAVEPOINT: transactions nest, and
+ * db_commit/db_rollback end the innermost level only.
+ */
 int db_begin(store_conn *db);
 /* Register the daemon's one writer connection (writer.h); NULL: none. */
 void db_set_writer(store_conn *db);
@@ -63,6 +67,8 @@ void db_set_writer(store_conn *db);
 bool db_is_writer(store_conn *db);
 int db_commit(store_conn *db);
 void db_rollback(store_conn *db);
+/* Roll back every level of the open transaction, if any. */
+void db_rollback_all(store_conn *db);
 /*
  * HTTP status for the last error on @db: 503 when the database cannot
  * be written or read right now (disk full, read-only, I/O error, busy),

@@ -51,7 +51,7 @@ void db_writer_unlock(struct db_writer *w)
 		last_status = 503;
 		snprintf(last_msg, sizeof(last_msg), "%s", sqlite3_errmsg(w->db));
 	}
-	db_rollback(w->db);	/* never leave a transaction open */
+	db_rollback_all(w->db);	/* never leave a transaction open */
 	fair_unlock(&w->lock);
 }
 

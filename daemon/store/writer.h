@@ -2,10 +2,11 @@
 /*
  * The single write discipline: every write transaction in the daemon
  * runs on one connection, taken in arrival order (fairlock.h). No
- * exception: the runner protocol, cancellation, the lease reaper, the
- * analysis worker, every user-facing handler that writes (the dispatcher
- * runs routes marked ROUTE_WRITES with the writer as req->db) and the
- * timers (track polling, bisection sweep, alert delivery, baselines).
+ * exception: the runner protocol, cancellation, the analysis worker,
+ * every user-facing handler that writes (the dispatcher runs routes
+ * marked ROUTE_WRITES with the writer as req->db) and the lab's
+ * background workers (lease expiry, baselines, track polls, bisections,
+ * alert delivery: lab/workers.h).
  *
  *	store_conn *w = db_writer_lock(&writer);
  *	... short transactions on w (db_begin/db_commit) ...

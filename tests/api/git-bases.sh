@@ -11,7 +11,9 @@
 # runs.commit_built. A baseline of a git base is refused (422).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
-start_daemon
+# No rate limit (--git-fetch-interval 0): every request that needs the
+# head fetches, and this test pushes and submits within a second.
+start_daemon --git-fetch-interval 0
 ADM=$(make_key admin root)
 SUB=$(make_key submit alice)
 R1=$(make_key runner r1)

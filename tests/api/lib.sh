@@ -99,8 +99,10 @@ check() {
 	[ "$1" "$2" "$3" ] || fail "$4 (got '$1', expected $2 '$3')"
 }
 
+# sql [SQL]: on $DB, waiting up to 10 s for perflabd's writer (a write
+# from a test while the daemon runs would otherwise fail as "locked").
 sql() {
-	sqlite3 "$DB" "$@"
+	sqlite3 -cmd ".timeout 10000" "$DB" "$@"
 }
 
 # register_host KEY NAME [LABEL] [BACKEND]

@@ -7,6 +7,9 @@
 #   trap unmount EXIT                    # stop perflabd, unmount $MNT, detach $LOOP
 #   claim_one_job RUNS                   # daemon on $DB, A/B experiment, one
 #                                        # job claimed: SUB RUN id lease
+#   start_tarpit NAME...                 # tarpit.py listeners: $TMP/tp/NAME.port,
+#                                        # NAME.conns; stopped (with perflabd
+#                                        # by SIGKILL) on exit
 
 # A runner speaking the protocol with curl. For each job: heartbeat
 # build, boot, run, then upload. With a STALL_PHASE it writes
@@ -115,4 +118,26 @@ claim_one_job() {
 	expect_status 200 "claim"
 	id=$(jq -r .job_id <<<"$job")
 	lease=$(jq -r .lease <<<"$job")
+}
+
+# Listeners that accept and never answer (tarpit.py), one per NAME; the
+# exit trap kills perflabd (-9: it may be stuck on them) and the tarpit.
+start_tarpit() {
+	mkdir -p "$TMP/tp"
+	python3 "$TOP/tests/faults/tarpit.py" "$TMP/tp" "$@" &
+	TARPIT=$!
+	trap stop_tarpit EXIT
+	for _ in $(seq 100); do [ -s "$TMP/tp/${!#}.port" ] && return 0; sleep 0.05; done
+	fail "tarpit did not start"
+}
+
+stop_tarpit() {
+	if [ -n "$DAEMON_PID" ]; then
+		kill -9 "$DAEMON_PID" 2>/dev/null
+		wait "$DAEMON_PID" 2>/dev/null
+		DAEMON_PID=
+	fi
+	kill "$TARPIT" 2>/dev/null
+	wait "$TARPIT" 2>/dev/null
+	cleanup
 }
