@@ -141,7 +141,7 @@ static int qemu_run(const struct exec_ctx *c, const struct job *j,
 {
 	struct toggle_console tc = { .c = c, .j = j, .boot = o };
 	const struct runner_cfg *cfg = c->cfg;
-	struct kbuild_result kr;
+	struct kbuild_result kr = { 0 };
 	struct benchargs ba;
 	struct qemu_outcome qo;
 	struct qphase qp = { c };

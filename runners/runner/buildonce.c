@@ -91,7 +91,7 @@ void buildonce_task(const struct proto *p, const struct runner_cfg *cfg,
 {
 	struct exec_ctx c = { .cfg = cfg, .proto = p };
 	struct outcome out = { 0 };
-	struct kbuild_result kr;
+	struct kbuild_result kr = { 0 };
 	struct hb h;
 
 	fprintf(stderr, "perflab-runner: build task %lld: experiment %lld"

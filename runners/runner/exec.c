@@ -205,6 +205,8 @@ int exec_build(const struct exec_ctx *c, const struct job *j,
 	double start = rutil_now();
 	int ret;
 
+	/* Every return path leaves @kr safe to kbuild_result_free(). */
+	memset(kr, 0, sizeof(*kr));
 	snprintf(config, sizeof(config), "%s/%s.config", cfg->configs,
 		 j->config);
 	exec_phase(c, "build", j->npatches ? "applying patches, building" :

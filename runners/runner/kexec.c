@@ -365,7 +365,7 @@ int kexec_start(const struct exec_ctx *c, const struct kexec_env *env,
 	char *systemctl[] = { "systemctl", "kexec", NULL };
 	char *unload[] = { "kexec", "-u", NULL };
 	struct kexec_state s = { .stage = "booting" };
-	struct kbuild_result kr;
+	struct kbuild_result kr = { 0 };
 	char **argv = NULL;
 	char *host = NULL, *cmdline = NULL, *out = NULL;
 	char err[512];

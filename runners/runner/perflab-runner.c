@@ -772,7 +772,7 @@ static void try_print(int run, const struct outcome *out, const char *file)
 static int try_build(const struct exec_ctx *c, struct job *j)
 {
 	struct outcome out = { 0 };
-	struct kbuild_result kr;
+	struct kbuild_result kr = { 0 };
 	int ret = 0;
 
 	if (exec_build(c, j, &kr, &out)) {
