@@ -8,6 +8,7 @@
 
 #include <openssl/rand.h>
 
+#include "common/failure_reasons.h"
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
 #include "daemon/lab/jobs.h"
@@ -569,27 +570,21 @@ static int release_boot(sqlite3 *db, const struct jobs_ctx *c,
 	return 0;
 }
 
-/* infrastructure: the lab failed (a LAVA lab's Incomplete job, lava.h). */
-static bool retryable(const char *reason)
-{
-	return !strcmp(reason, "boot") || !strcmp(reason, "bench") ||
-	       !strcmp(reason, "internal") || !strcmp(reason, "infrastructure");
-}
-
 int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,
 	      const char *lease, const char *reason, const char *log, time_t now,
 	      struct lab_err *e)
 {
-	bool retry = retryable(reason);
+	/* Retried or the variant fails: common/failure_reasons.c. */
+	const struct failure_reason *fr = failure_reason_find(reason);
 	const char *state = NULL;
 	struct jobrow j;
+	bool retry;
 	int rc, settled = 0;
 
-	/* setting: a toggle variant's runtime setting the kernel refused. */
-	if (!retry && strcmp(reason, "patch_apply") && strcmp(reason, "build") &&
-	    strcmp(reason, "setting"))
+	if (!fr)
 		return lab_fail(e, LAB_INVALID, "unknown failure reason '%.32s'",
-				reason);
+				reason ? reason : "");
+	retry = fr->retryable;
 	if (db_begin(db))
 		return lab_fail_db(e, db);
 	rc = jobs_lease_check(db, job, host, lease, now, NULL, NULL, NULL, NULL, e);
