@@ -282,7 +282,11 @@ static int new_lease(char lease[33])
 	return 0;
 }
 
-/* Lease @job to @host; its attempt number, or -1. */
+/*
+ * Lease @job to @host; its attempt number, or -1. Only a queued job: the
+ * picks above choose one, and this keeps a claimed job from getting a
+ * second lease should a pick ever be wrong (tests/unit/daemon-claim-once).
+ */
 static int lease_job(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 		     int64_t job, const char *lease, const char *group,
 		     time_t now)
@@ -293,7 +297,7 @@ static int lease_job(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 	st = db_prepare(db, "UPDATE jobs SET state = 'claimed', attempt = attempt + 1,"
 			" lease_token = ?, lease_host_id = ?, lease_expires = ?,"
 			" claimed_at = ?, phase = NULL, message = NULL, lease_group = ?"
-			" WHERE id = ? RETURNING attempt");
+			" WHERE id = ? AND state = 'queued' RETURNING attempt");
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, lease, -1, SQLITE_STATIC);
