@@ -208,8 +208,6 @@ int api_job_heartbeat(struct http_req *req, struct http_resp *resp)
 
 int api_job_result(struct http_req *req, struct http_resp *resp)
 {
-	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
-		"timings", "boot", NULL };
 	int64_t job, host = 0, run = 0;
 	struct jobs_ctx c;
 	struct lab_err e;
@@ -217,7 +215,7 @@ int api_job_result(struct http_req *req, struct http_resp *resp)
 	json_t *body;
 	int rc;
 
-	body = lease_body(req, resp, keys, &job, &host, &rc);
+	body = lease_body(req, resp, ingest_result_keys, &job, &host, &rc);
 	if (!body)
 		return rc;
 	if (ingest_validate(body, &e)) {

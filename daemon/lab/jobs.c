@@ -76,6 +76,19 @@ static void free_host(sqlite3 *db, int64_t job)
 	       " current_job_id = ? RETURNING id", 1, (int64_t)job);
 }
 
+int jobs_done(sqlite3 *db, int64_t job, int attempt, int64_t host,
+	      const char *lease, time_t now)
+{
+	if (db_int(db, -1, "UPDATE jobs SET state = 'done', phase = 'done',"
+		   " finished_at = ?, lease_expires = NULL WHERE id = ? AND state"
+		   " IN ('claimed', 'running') RETURNING 0", 2, (int64_t)now,
+		   job) != 0)
+		return -1;
+	db_int(db, 0, "UPDATE hosts SET current_job_id = NULL, last_seen = ?"
+	       " WHERE current_job_id = ? RETURNING id", 2, (int64_t)now, job);
+	return job_event(db, job, attempt, now, "done", host, lease, NULL, NULL);
+}
+
 struct jobrow {
 	int64_t id, exp, variant, host;
 	int attempt;

@@ -96,6 +96,14 @@ int jobs_fail(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 	      int64_t host_id, const char *lease, const char *reason,
 	      const char *log, time_t now, struct lab_err *e);
 
+/*
+ * Inside the caller's transaction (the result upload, lab/ingest.c, after
+ * jobs_lease_check): @job's run is stored, the job is done, its host free.
+ * 0, or -1 (the job was not claimed or running, or a database error).
+ */
+int jobs_done(store_conn *db, int64_t job_id, int attempt, int64_t host_id,
+	      const char *lease, time_t now);
+
 /* Requeue or fail every job whose lease expired before @now. Returns count. */
 int jobs_expire(store_conn *db, const struct jobs_ctx *c, time_t now);
 
