@@ -37,6 +37,8 @@ const struct cli_command cli_commands[] = {
 	{ "cancel", cmd_cancel, "ID", "cancel an experiment's unfinished runs" },
 	{ "alerts", cmd_alerts, "[--state S] [--json]", "list regression alerts" },
 	{ "hosts", cmd_hosts, "[--json]", "list test hosts" },
+	{ "failure-reasons", cmd_failure_reasons, "[--json]",
+	  "why a job can fail: meaning, retried or not, what a bisection does" },
 	{ "lava", cmd_lava, "add LAB.json | list [--json] | remove NAME",
 	  "bind a label to a LAVA instance (admin; docs/operating.md), list the\n"
 	  "      LAVA labs, disable one" },
@@ -191,6 +193,17 @@ static int fetch_experiment(const struct client *c, const char *arg,
 		       CLI_ERROR : CLI_OK;
 }
 
+static bool any_failed_variant(json_t *exp)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(render_get(exp, "variants"), i, v)
+		if (render_str(v, "failure_reason", NULL))
+			return true;
+	return false;
+}
+
 int cmd_show(const struct client *c, int argc, char **argv)
 {
 	json_t *doc = NULL;
@@ -204,10 +217,20 @@ int cmd_show(const struct client *c, int argc, char **argv)
 	ret = fetch_experiment(c, argv[first], &doc);
 	if (ret)
 		return ret;
-	if (json)
+	if (json) {
 		print_json(doc);
-	else
+	} else {
+		json_t *reasons = NULL;
+
+		/* A failed variant is explained from the daemon's table. */
+		if (any_failed_variant(doc))
+			client_json(c, "GET", "/api/v1/failure-reasons", NULL,
+				    NULL, 0, &reasons, NULL);
+		render_set_failure_reasons(reasons);
 		render_experiment(stdout, doc);
+		render_set_failure_reasons(NULL);
+		json_decref(reasons);
+	}
 	json_decref(doc);
 	return CLI_OK;
 }
@@ -403,6 +426,28 @@ int cmd_hosts(const struct client *c, int argc, char **argv)
 		print_json(doc);
 	else
 		render_hosts(stdout, doc);
+	json_decref(doc);
+	return CLI_OK;
+}
+
+int cmd_failure_reasons(const struct client *c, int argc, char **argv)
+{
+	json_t *doc = NULL;
+	bool json;
+	int first;
+
+	if (parse_json_flag(argc, argv, &json, &first))
+		return CLI_ERROR;
+	if (first != argc)
+		return cli_usage_error("failure-reasons: unexpected argument '%s'",
+				       argv[first]);
+	if (client_json(c, "GET", "/api/v1/failure-reasons", NULL, NULL, 0,
+			&doc, NULL))
+		return CLI_ERROR;
+	if (json)
+		print_json(doc);
+	else
+		render_failure_reasons(stdout, doc);
 	json_decref(doc);
 	return CLI_OK;
 }

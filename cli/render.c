@@ -232,6 +232,50 @@ void render_verdicts(FILE *f, json_t *exp)
 }
 
 /* The last @max lines of @log, indented (e.g. git apply's complaint). */
+static json_t *failure_table;
+
+void render_set_failure_reasons(json_t *doc)
+{
+	failure_table = doc;
+}
+
+/* "failed: build (the kernel does not build ...: fix ...)" */
+static void print_failure(FILE *f, const char *reason)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(render_get(failure_table, "reasons"), i, r)
+		if (!strcmp(render_str(r, "name", ""), reason)) {
+			fprintf(f, "      failed: %s (%s: %s)\n", reason,
+				render_str(r, "meaning", ""),
+				render_str(r, "advice", ""));
+			return;
+		}
+	fprintf(f, "      failed: %s\n", reason);
+}
+
+void render_failure_reasons(FILE *f, json_t *doc)
+{
+	json_t *arr = render_get(doc, "reasons"), *r, *who;
+	size_t i, k;
+
+	fprintf(f, "%-15s %-9s %-7s %-23s %s\n", "reason", "retryable",
+		"bisect", "reported by", "meaning");
+	json_array_foreach(arr, i, r) {
+		char by[64] = "";
+
+		json_array_foreach(render_get(r, "reported_by"), k, who)
+			snprintf(by + strlen(by), sizeof(by) - strlen(by), "%s%s",
+				 k ? "," : "", json_string_value(who) ?
+				 json_string_value(who) : "?");
+		fprintf(f, "%-15s %-9s %-7s %-23s %s\n", render_str(r, "name", "?"),
+			json_is_true(render_get(r, "retryable")) ? "yes" : "no",
+			render_str(r, "bisect", "?"), by,
+			render_str(r, "meaning", ""));
+	}
+}
+
 static void print_log(FILE *f, const char *log, int max)
 {
 	const char *p, *start;
@@ -281,8 +325,7 @@ static void render_variants(FILE *f, json_t *exp)
 			fprintf(f, "      %s\n",
 				render_str(p, "subject", "(no subject)"));
 		if (render_str(v, "failure_reason", NULL))
-			fprintf(f, "      failed: %s\n",
-				render_str(v, "failure_reason", ""));
+			print_failure(f, render_str(v, "failure_reason", ""));
 		print_log(f, render_str(v, "failure_log", NULL), 20);
 	}
 }

@@ -28,6 +28,14 @@ void render_verdicts(FILE *f, json_t *exp);
 void render_compare(FILE *f, json_t *doc);
 void render_alerts(FILE *f, json_t *doc);
 void render_hosts(FILE *f, json_t *doc);
+/* GET /api/v1/failure-reasons as a table. */
+void render_failure_reasons(FILE *f, json_t *doc);
+/*
+ * The failure reason table (GET /api/v1/failure-reasons, borrowed until
+ * the next call; NULL: none) that render_experiment explains a failed
+ * variant's reason from.
+ */
+void render_set_failure_reasons(json_t *doc);
 
 /* The comparison array of an experiment or compare answer, or NULL. */
 json_t *render_comparisons(json_t *doc);

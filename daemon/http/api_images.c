@@ -10,6 +10,7 @@
 #include <time.h>
 #include <microhttpd.h>
 
+#include "common/failure_reasons.h"
 #include "daemon/http/api_images.h"
 #include "daemon/http/request.h"
 #include "daemon/http/state.h"
@@ -279,6 +280,7 @@ int api_build_fail(struct http_req *req, struct http_resp *resp)
 	static const char *const keys[] = { "lease", "reason", "log", NULL };
 	const char *reason, *log;
 	struct jobs_ctx c;
+	char names[160];
 	int64_t id;
 	json_t *body = task_body(req, resp, keys, &id);
 	int rc;
@@ -287,11 +289,11 @@ int api_build_fail(struct http_req *req, struct http_resp *resp)
 		return 0;
 	reason = json_string_value(json_object_get(body, "reason"));
 	log = json_string_value(json_object_get(body, "log"));
-	if (!reason || (strcmp(reason, "patch_apply") && strcmp(reason, "build") &&
-			strcmp(reason, "internal"))) {
+	if (!failure_reason_for(reason, FAILURE_BY_BUILDER)) {
 		json_decref(body);
-		return http_error(resp, 400, "'reason' must be patch_apply, build"
-				  " or internal");
+		return http_error(resp, 400, "'reason' must be %s (GET /api/v1/"
+				  "failure-reasons)", failure_reason_names(
+				  FAILURE_BY_BUILDER, names, sizeof(names)));
 	}
 	if (log && json_string_length(json_object_get(body, "log")) > (4u << 20)) {
 		json_decref(body);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/failure_reasons.h"
 #include "daemon/http/api.h"
 #include "daemon/http/state.h"
 #include "daemon/lab/builds.h"
@@ -207,8 +208,6 @@ int api_job_heartbeat(struct http_req *req, struct http_resp *resp)
 
 int api_job_result(struct http_req *req, struct http_resp *resp)
 {
-	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
-		"timings", "boot", NULL };
 	int64_t job, host = 0, run = 0;
 	struct jobs_ctx c;
 	struct lab_err e;
@@ -216,7 +215,7 @@ int api_job_result(struct http_req *req, struct http_resp *resp)
 	json_t *body;
 	int rc;
 
-	body = lease_body(req, resp, keys, &job, &host, &rc);
+	body = lease_body(req, resp, ingest_result_keys, &job, &host, &rc);
 	if (!body)
 		return rc;
 	if (ingest_validate(body, &e)) {
@@ -242,14 +241,13 @@ int api_job_result(struct http_req *req, struct http_resp *resp)
 int api_job_fail(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "lease", "reason", "log", NULL };
-	static const char *const reasons[] = { "patch_apply", "build", "boot", "bench",
-		"internal", "setting", NULL };
 	const char *reason, *log;
 	struct jobs_ctx c;
 	struct lab_err e;
 	int64_t job, host = 0;
 	json_t *body;
-	int rc, i;
+	char names[160];
+	int rc;
 
 	body = lease_body(req, resp, keys, &job, &host, &rc);
 	if (!body)
@@ -259,13 +257,11 @@ int api_job_fail(struct http_req *req, struct http_resp *resp)
 		json_decref(body);
 		return 0;
 	}
-	for (i = 0; reason && reasons[i]; i++)
-		if (!strcmp(reasons[i], reason))
-			break;
-	if (!reason || !reasons[i]) {
+	if (!failure_reason_for(reason, FAILURE_BY_RUNNER)) {
 		json_decref(body);
-		return http_error(resp, 400, "'reason' must be patch_apply, build, boot,"
-				  " bench, internal or setting");
+		return http_error(resp, 400, "'reason' must be %s (GET /api/v1/"
+				  "failure-reasons)", failure_reason_names(
+				  FAILURE_BY_RUNNER, names, sizeof(names)));
 	}
 	server_jobs_ctx(req->srv, &c);
 	rc = jobs_fail(server_writer_lock(req->srv), &c, job, host, lease_of(body),

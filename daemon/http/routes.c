@@ -31,6 +31,7 @@
 #include "daemon/http/api_alerts.h"
 #include "daemon/http/api_calibration.h"
 #include "daemon/http/api_compare.h"
+#include "daemon/http/api_failure_reasons.h"
 #include "daemon/http/api_metric_defs.h"
 #include "daemon/http/api_series.h"
 #include "daemon/http/api_tracks.h"
@@ -58,6 +59,7 @@ const struct route perflab_routes[] = {
 	{ "GET", "/api/v1/jobs/{id}/log", AUTH_READ, api_job_log, 0, 0 },
 	{ "GET", "/api/v1/bases", AUTH_READ, api_bases_list, 0, 0 },
 	{ "GET", "/api/v1/metric-defs", AUTH_READ, api_metric_defs, 0, 0 },
+	{ "GET", "/api/v1/failure-reasons", AUTH_READ, api_failure_reasons, 0, 0 },
 	{ "POST", "/api/v1/bases", AUTH_ADMIN, api_bases_post, 0, 0 },
 
 	/* the admins' allowlists (docs/security.md) */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/failure_reasons.h"
 #include "daemon/analysis/bisect.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/bisect_report.h"
@@ -401,13 +402,24 @@ struct outcome {
 	int runs;
 };
 
-/* A variant's failure reason ("" while active). */
+/*
+ * Why variant @name of step experiment @exp has no result ("" when it has
+ * one or is still going): the variant's own failure (a reason that is not
+ * retried), else, when none of its jobs succeeded, the last failed job's
+ * reason (a retryable one after the attempt cap).
+ */
 static void variant_failure(sqlite3 *db, int64_t exp, const char *name,
 			    char *out, size_t len)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT CASE state WHEN 'failed' THEN"
-				      " coalesce(failure_reason, 'failed') ELSE '' END"
-				      " FROM variants WHERE experiment_id = ? AND name = ?");
+	sqlite3_stmt *st = db_prepare(db, "SELECT CASE WHEN v.state = 'failed'"
+				      " THEN coalesce(v.failure_reason, 'failed')"
+				      " WHEN NOT EXISTS (SELECT 1 FROM jobs j WHERE"
+				      " j.variant_id = v.id AND j.state = 'done') THEN"
+				      " coalesce((SELECT j.failure_reason FROM jobs j"
+				      " WHERE j.variant_id = v.id AND j.state = 'failed'"
+				      " ORDER BY j.finished_at DESC, j.id DESC LIMIT 1), '')"
+				      " ELSE '' END FROM variants v WHERE"
+				      " v.experiment_id = ? AND v.name = ?");
 
 	out[0] = '\0';
 	if (!st)
@@ -419,8 +431,21 @@ static void variant_failure(sqlite3 *db, int64_t exp, const char *name,
 	sqlite3_finalize(st);
 }
 
+/* "boot: the kernel did not boot ..." for a reason of the table. */
+static void failure_text(char *dst, size_t len, const char *prefix,
+			 const char *why)
+{
+	const struct failure_reason *r = failure_reason_find(why);
+
+	if (r)
+		snprintf(dst, len, "%s (%s: %s)", prefix, r->name, r->meaning);
+	else
+		snprintf(dst, len, "%s (%s)", prefix, why);
+}
+
 static void step_outcome(sqlite3 *db, int64_t exp, struct outcome *o)
 {
+	const struct failure_reason *r;
 	char why[64];
 	sqlite3_stmt *st;
 
@@ -428,16 +453,20 @@ static void step_outcome(sqlite3 *db, int64_t exp, struct outcome *o)
 	o->delta = o->lo = o->hi = o->mde = NAN;
 	variant_failure(db, exp, "good", why, sizeof(why));
 	if (why[0]) {
-		snprintf(o->fail, sizeof(o->fail), "the good commit failed (%s)", why);
+		failure_text(o->fail, sizeof(o->fail), "the good commit failed", why);
 		return;
 	}
+	/* Only a reason the table marks "skip" (build) skips the commit like
+	 * git bisect skip; any other failure of the step, retried or not,
+	 * fails the bisection with it (common/failure_reasons.c). */
 	variant_failure(db, exp, "step", why, sizeof(why));
-	if (!strcmp(why, "build")) {
+	r = failure_reason_find(why);
+	if (r && r->bisect == FAILURE_BISECT_SKIP) {
 		o->skipped = 1;
 		return;
 	}
 	if (why[0]) {
-		snprintf(o->fail, sizeof(o->fail), "a step failed (%s)", why);
+		failure_text(o->fail, sizeof(o->fail), "a step failed", why);
 		return;
 	}
 	st = db_prepare(db, "SELECT c.delta_pct, c.ci_low, c.ci_high, c.mde_pct,"

@@ -8,6 +8,7 @@
 
 #include <openssl/rand.h>
 
+#include "common/failure_reasons.h"
 #include "common/kimage.h"
 #include "daemon/lab/build_state.h"
 #include "daemon/lab/builds.h"
@@ -449,9 +450,11 @@ static int after_attempt(sqlite3 *w, const struct jobs_ctx *c, const char *key,
 			 const char *reason, const char *log, time_t now,
 			 struct settled *done)
 {
+	const struct failure_reason *r = failure_reason_find(reason);
 	char why[128];
 
-	if (strcmp(reason, "internal") && strcmp(reason, "lost"))
+	/* "lost": the lease expired, retried like a retryable reason. */
+	if (r && !r->retryable)
 		return fail_waiting(w, key, reason, log, now, done);
 	if (attempts_lost(w, key, now) < c->max_attempts)
 		return 0;
@@ -468,8 +471,7 @@ int builds_task_fail(sqlite3 *w, const struct jobs_ctx *c, int64_t id,
 	char key[65];
 	int rc;
 
-	if (strcmp(reason, "patch_apply") && strcmp(reason, "build") &&
-	    strcmp(reason, "internal"))
+	if (!failure_reason_for(reason, FAILURE_BY_BUILDER))
 		return BUILD_ERROR;
 	if (db_begin(w))
 		return BUILD_ERROR;

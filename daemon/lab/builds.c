@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/failure_reasons.h"
 #include "common/kimage.h"
 #include "daemon/lab/builds.h"
 #include "daemon/lab/build_state.h"
@@ -318,23 +319,28 @@ int64_t builds_builder_of(sqlite3 *db, const char *key, time_t now,
 	return host;
 }
 
-/* Why @key can never build (patch_apply, build), or NULL; *log its log. */
+/* Why @key can never build (a reason that is not retryable: patch_apply,
+ * build; common/failure_reasons.c), or NULL; *log its log. */
 char *builds_final_failure(sqlite3 *db, const char *key, char **log)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT failure_reason,"
 				      " coalesce(failure_log, '') FROM image_builds"
 				      " WHERE key = ? AND state = 'failed' AND"
-				      " failure_reason IN ('patch_apply', 'build')"
-				      " ORDER BY id DESC LIMIT 1");
+				      " failure_reason IS NOT NULL ORDER BY id DESC");
+	const struct failure_reason *r;
 	char *why = NULL;
 
 	*log = NULL;
 	if (!st)
 		return NULL;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		why = strdup((const char *)sqlite3_column_text(st, 0));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		r = failure_reason_find((const char *)sqlite3_column_text(st, 0));
+		if (!r || r->retryable)
+			continue;
+		why = strdup(r->name);
 		*log = strdup((const char *)sqlite3_column_text(st, 1));
+		break;
 	}
 	sqlite3_finalize(st);
 	return why;

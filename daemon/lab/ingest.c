@@ -178,13 +178,11 @@ static int check_bench(json_t *b, char *err, size_t errlen)
 
 static int validate(json_t *body, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "lease", "bench", "build", "boot_log",
-		"timings", "boot", NULL };
 	const char *badkey;
 	json_t *o;
 
 	err[0] = '\0';
-	if (json_check_keys(body, keys, &badkey))
+	if (json_check_keys(body, ingest_result_keys, &badkey))
 		return bad(err, errlen, "unknown field '%s'", badkey);
 	if (want(body, "lease", 's', true, err, errlen) ||
 	    want(body, "bench", 'o', true, err, errlen) ||
@@ -472,36 +470,6 @@ static int store_profile(sqlite3 *db, int64_t run, json_t *p)
 	return store_counts(db, run, json_object_get(p, "stacks"), &profile_stacks);
 }
 
-static int finish_job(sqlite3 *db, const struct run_ctx *r)
-{
-	sqlite3_stmt *st = db_prepare(db, "UPDATE jobs SET state = 'done', phase = 'done',"
-				      " finished_at = ?, lease_expires = NULL WHERE id = ?");
-	int rc;
-
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, (int64_t)r->now);
-	sqlite3_bind_int64(st, 2, r->job);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	if (rc)
-		return -1;
-	db_int(db, 0, "UPDATE hosts SET current_job_id = NULL, last_seen = ?"
-	       " WHERE current_job_id = ? RETURNING id", 2, (int64_t)r->now, r->job);
-	st = db_prepare(db, "INSERT INTO job_events (job_id, attempt, at, event,"
-			" host_id, lease_token) VALUES (?,?,?,'done',?,?)");
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, r->job);
-	sqlite3_bind_int(st, 2, r->attempt);
-	sqlite3_bind_int64(st, 3, (int64_t)r->now);
-	sqlite3_bind_int64(st, 4, r->host);
-	sqlite3_bind_text(st, 5, r->lease, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
-}
-
 /* An earlier upload with this lease: its run id (or 0). */
 static int64_t earlier_run(sqlite3 *db, int64_t job, const char *lease)
 {
@@ -614,8 +582,11 @@ static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_
 		  store_counts(db, *run_id, json_object_get(x, "symbols"),
 			       &exact_symbols)))
 		return -1;
-	return finish_job(db, r);
+	return jobs_done(db, r->job, r->attempt, r->host, r->lease, r->now);
 }
+
+const char *const ingest_result_keys[] = { "lease", "bench", "build",
+	"boot_log", "timings", "boot", NULL };
 
 int ingest_validate(json_t *body, struct lab_err *e)
 {

@@ -18,6 +18,9 @@
 
 #include "daemon/lab/jobs.h"
 
+/* The keys a result body may have (docs/contracts.md section 2). */
+extern const char *const ingest_result_keys[];
+
 /* Validate a result body; 0 or -1 LAB_INVALID naming the field. */
 int ingest_validate(json_t *body, struct lab_err *e);
 

@@ -8,6 +8,7 @@
 
 #include <openssl/rand.h>
 
+#include "common/failure_reasons.h"
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
 #include "daemon/lab/jobs.h"
@@ -73,6 +74,19 @@ static void free_host(sqlite3 *db, int64_t job)
 {
 	db_int(db, 0, "UPDATE hosts SET current_job_id = NULL WHERE"
 	       " current_job_id = ? RETURNING id", 1, (int64_t)job);
+}
+
+int jobs_done(sqlite3 *db, int64_t job, int attempt, int64_t host,
+	      const char *lease, time_t now)
+{
+	if (db_int(db, -1, "UPDATE jobs SET state = 'done', phase = 'done',"
+		   " finished_at = ?, lease_expires = NULL WHERE id = ? AND state"
+		   " IN ('claimed', 'running') RETURNING 0", 2, (int64_t)now,
+		   job) != 0)
+		return -1;
+	db_int(db, 0, "UPDATE hosts SET current_job_id = NULL, last_seen = ?"
+	       " WHERE current_job_id = ? RETURNING id", 2, (int64_t)now, job);
+	return job_event(db, job, attempt, now, "done", host, lease, NULL, NULL);
 }
 
 struct jobrow {
@@ -281,7 +295,11 @@ static int new_lease(char lease[33])
 	return 0;
 }
 
-/* Lease @job to @host; its attempt number, or -1. */
+/*
+ * Lease @job to @host; its attempt number, or -1. Only a queued job: the
+ * picks above choose one, and this keeps a claimed job from getting a
+ * second lease should a pick ever be wrong (tests/unit/daemon-claim-once).
+ */
 static int lease_job(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 		     int64_t job, const char *lease, const char *group,
 		     time_t now)
@@ -292,7 +310,7 @@ static int lease_job(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 	st = db_prepare(db, "UPDATE jobs SET state = 'claimed', attempt = attempt + 1,"
 			" lease_token = ?, lease_host_id = ?, lease_expires = ?,"
 			" claimed_at = ?, phase = NULL, message = NULL, lease_group = ?"
-			" WHERE id = ? RETURNING attempt");
+			" WHERE id = ? AND state = 'queued' RETURNING attempt");
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, lease, -1, SQLITE_STATIC);
@@ -569,27 +587,21 @@ static int release_boot(sqlite3 *db, const struct jobs_ctx *c,
 	return 0;
 }
 
-/* infrastructure: the lab failed (a LAVA lab's Incomplete job, lava.h). */
-static bool retryable(const char *reason)
-{
-	return !strcmp(reason, "boot") || !strcmp(reason, "bench") ||
-	       !strcmp(reason, "internal") || !strcmp(reason, "infrastructure");
-}
-
 int jobs_fail(sqlite3 *db, const struct jobs_ctx *c, int64_t job, int64_t host,
 	      const char *lease, const char *reason, const char *log, time_t now,
 	      struct lab_err *e)
 {
-	bool retry = retryable(reason);
+	/* Retried or the variant fails: common/failure_reasons.c. */
+	const struct failure_reason *fr = failure_reason_find(reason);
 	const char *state = NULL;
 	struct jobrow j;
+	bool retry;
 	int rc, settled = 0;
 
-	/* setting: a toggle variant's runtime setting the kernel refused. */
-	if (!retry && strcmp(reason, "patch_apply") && strcmp(reason, "build") &&
-	    strcmp(reason, "setting"))
+	if (!fr)
 		return lab_fail(e, LAB_INVALID, "unknown failure reason '%.32s'",
-				reason);
+				reason ? reason : "");
+	retry = fr->retryable;
 	if (db_begin(db))
 		return lab_fail_db(e, db);
 	rc = jobs_lease_check(db, job, host, lease, now, NULL, NULL, NULL, NULL, e);

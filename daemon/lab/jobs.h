@@ -61,7 +61,8 @@ json_t *jobs_variant_patches(store_conn *db, int64_t variant);
 /* The spec's base object in its kind's shape (git: url, commit; tarball: tree). */
 void jobs_base_shape(json_t *base);
 /*
- * Inside a transaction: fail @variant (patch_apply|build|internal) with
+ * Inside a transaction: fail @variant (with a reason of
+ * common/failure_reasons.c: patch_apply, build or internal from a build) with
  * @log and cancel its queued jobs, as a failed job of it would. Then
  * settle its experiment: returns jobs_settle_experiment's value.
  */
@@ -88,12 +89,20 @@ int jobs_heartbeat(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 		   const char *message, time_t now, time_t *expires,
 		   struct lab_err *e);
 
-/* @reason: patch_apply|build|setting (variant fails) or boot|bench|internal|
- * infrastructure (retry; infrastructure: a LAVA lab failed, lava.h).
- * 0, or -1 as jobs_lease_check (LAB_INVALID: another reason). */
+/* @reason: a row of common/failure_reasons.c; a retryable one requeues the
+ * job (up to the attempt cap), any other fails the variant.
+ * 0, or -1 as jobs_lease_check (LAB_INVALID: not a reason of the table). */
 int jobs_fail(store_conn *db, const struct jobs_ctx *c, int64_t job_id,
 	      int64_t host_id, const char *lease, const char *reason,
 	      const char *log, time_t now, struct lab_err *e);
+
+/*
+ * Inside the caller's transaction (the result upload, lab/ingest.c, after
+ * jobs_lease_check): @job's run is stored, the job is done, its host free.
+ * 0, or -1 (the job was not claimed or running, or a database error).
+ */
+int jobs_done(store_conn *db, int64_t job_id, int attempt, int64_t host_id,
+	      const char *lease, time_t now);
 
 /* Requeue or fail every job whose lease expired before @now. Returns count. */
 int jobs_expire(store_conn *db, const struct jobs_ctx *c, time_t now);

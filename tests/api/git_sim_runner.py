@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """A simulated runner for the git track and bisection API tests: claims
 every job and answers by the job's base commit (docs/contracts.md section
-2): a commit in BROKEN fails its build (reason "build"); the others upload
+2): a commit in BROKEN fails its build (reason "build"), a commit in
+FAILING fails with the reason given there (every attempt); the others upload
 a perflab-bench result whose IOPS are VALUE of that commit (default
 100000) with 0.05 % noise, and build.commit = the commit.
 
 usage: git_sim_runner.py URL RUNNER_KEY HOST LABEL SPEC.json
-SPEC: {"values": {"<sha>": iops, ...}, "default": 100000, "broken": [sha]}
+SPEC: {"values": {"<sha>": iops, ...}, "default": 100000, "broken": [sha],
+       "failing": {"<sha>": "boot"}}
 Runs until killed; prints one line per job to stdout."""
 import json
 import random
@@ -73,6 +75,13 @@ while True:
              {"lease": job["lease"], "reason": "build",
               "log": "make: *** [Makefile:1] Error 2\n"})
         print("job %d %s build failed" % (job["job_id"], commit[:12]), flush=True)
+        continue
+    why = spec.get("failing", {}).get(commit)
+    if why:
+        call("/api/v1/jobs/%d/fail" % job["job_id"],
+             {"lease": job["lease"], "reason": why,
+              "log": "simulated %s failure\n" % why})
+        print("job %d %s %s failed" % (job["job_id"], commit[:12], why), flush=True)
         continue
     iops = spec.get("values", {}).get(commit, spec.get("default", 100000))
     call("/api/v1/jobs/%d/result" % job["job_id"],

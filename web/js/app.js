@@ -15,6 +15,7 @@ import * as experiment from './pages/experiment.js';
 import * as perfdiff from './pages/perfdiff.js';
 import * as trends from './pages/trends.js';
 import { loadMetricDefs } from './metrics.js';
+import { loadFailureReasons } from './failures.js';
 import * as hosts from './pages/hosts.js';
 import * as alerts from './pages/alerts.js';
 import * as submit from './pages/submit.js';
@@ -70,7 +71,7 @@ async function render() {
 	};
 	current = { mod: found.mod, ctx };
 	try {
-		await loadMetricDefs();
+		await Promise.all([loadMetricDefs(), loadFailureReasons()]);
 		await found.mod.render(ctx);
 	} catch (e) {
 		if (seq !== renderSeq) return;

@@ -7,6 +7,7 @@ import { api } from '../api.js';
 import { normExperiment, normPatch, runMeans, perfDiff } from '../model.js';
 import { runsChart, stripPlot } from '../charts.js';
 import { errorBox, verdictPanel, totalsSummary, perfDiffTable } from '../widgets.js';
+import { failureText } from '../failures.js';
 
 export async function render(ctx) {
 	const id = ctx.params[0];
@@ -136,15 +137,14 @@ function cancelButton(e) {
 	return b;
 }
 
-// A variant whose patch does not apply or whose kernel does not build is
-// failed for good; show why, with the tool's output.
+// A variant that failed for good (a reason that is not retried, see
+// failures.js): show why, what to do, and the tool's output.
 function failedVariants(e) {
 	const failed = e.variants.filter((v) => v.state === 'failed');
 	if (!failed.length) return null;
 	return h('div', { class: 'error', id: 'failed-variants' }, failed.map((v) => h('div', null,
 		h('strong', null, 'Variant ' + v.name + ' failed: ' + (v.failureReason || 'no reason given')),
-		v.failureReason === 'patch_apply' ? h('div', null, 'The patch does not apply to the base tree; rebase it and submit again.') : null,
-		v.failureReason === 'build' ? h('div', null, 'The kernel did not build with the patch; the build output says why.') : null,
+		failureText(v.failureReason) ? h('div', { class: 'failure-meaning' }, failureText(v.failureReason)) : null,
 		v.failureLog ? h('pre', { class: 'log' }, v.failureLog) : null)));
 }
 
