@@ -113,6 +113,13 @@ static void load_experiment(sqlite3 *db, struct src *s, int64_t exp)
 		s->label = col(st, 2);
 		s->r.runs = sqlite3_column_int(st, 3);
 		s->url = col(st, 4);
+		if (s->url && git_url_has_secret(s->url)) {
+			char red[GIT_URL_MAX + 16];
+
+			git_url_redact(s->url, red, sizeof(red));
+			free(s->url);
+			s->url = strdup(red);
+		}
 		s->ref = col(st, 5);
 	}
 	sqlite3_finalize(st);
