@@ -46,3 +46,44 @@ int git_url_check(const char *url, char *why, size_t len)
 		snprintf(why, len, "%s", bad);
 	return bad ? -1 : 0;
 }
+
+/* The authority of @url: [*b, *e) after "scheme://", up to the path. */
+static int authority(const char *url, const char **b, const char **e)
+{
+	const char *p = url ? strstr(url, "://") : NULL;
+
+	if (!p)
+		return -1;
+	*b = p + 3;
+	*e = *b + strcspn(*b, "/?#");
+	return 0;
+}
+
+int git_url_has_secret(const char *url)
+{
+	const char *b, *e;
+
+	if (authority(url, &b, &e))
+		return 0;
+	return memchr(b, '@', e - b) || strchr(e, '?');
+}
+
+void git_url_redact(const char *url, char *out, size_t len)
+{
+	const char *b, *e, *at = NULL, *q;
+
+	if (!len)
+		return;
+	if (authority(url, &b, &e)) {
+		snprintf(out, len, "%s", url ? url : "");
+		return;
+	}
+	for (const char *p = b; p < e; p++)
+		if (*p == '@')
+			at = p;
+	q = strchr(e, '?');
+	snprintf(out, len, "%.*s%s%.*s%.*s%s", (int)(b - url), url,
+		 at ? "***@" : "", (int)(e - (at ? at + 1 : b)),
+		 at ? at + 1 : b, (int)(q ? (size_t)(q - e) : strlen(e)), e,
+		 q ? "?***" : "");
+}

@@ -22,4 +22,18 @@ int git_sha_valid(const char *s);
  */
 int git_url_check(const char *url, char *why, size_t len);
 
+/*
+ * 1 when @url carries a secret: a user or password before the host
+ * (https://user:token@host/...) or a query string (?private_token=...).
+ * A new base with such a URL is refused; the daemon's git user keeps
+ * credentials in its own helper or .netrc instead.
+ */
+int git_url_has_secret(const char *url);
+
+/*
+ * @url for readers into @out: its userinfo as "***@" and its query as
+ * "?***"; other URLs and paths unchanged (truncated to @len).
+ */
+void git_url_redact(const char *url, char *out, size_t len);
+
 #endif

@@ -26,6 +26,7 @@ int api_run_log(struct http_req *req, struct http_resp *resp);
 int api_job_log(struct http_req *req, struct http_resp *resp);
 int api_bases_list(struct http_req *req, struct http_resp *resp);
 int api_bases_post(struct http_req *req, struct http_resp *resp);
+int api_base_patch(struct http_req *req, struct http_resp *resp);
 
 /* api_hosts.c */
 int api_hosts_list(struct http_req *req, struct http_resp *resp);

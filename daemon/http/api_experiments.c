@@ -286,11 +286,59 @@ int api_bases_list(struct http_req *req, struct http_resp *resp)
 	return api_list(resp, "bases", bases_list_json(req->db));
 }
 
+/* "mail_authors" (bool) and "hook_secret" (string, "" removes) into @o:
+ * 0, or -1 (answered). */
+static int base_opts(json_t *body, struct base_opts *o, struct http_resp *resp)
+{
+	json_t *m = json_object_get(body, "mail_authors");
+
+	o->mail_authors = -1;
+	if (m && !json_is_boolean(m))
+		return http_error(resp, 400, "'mail_authors' must be true or"
+				  " false"), -1;
+	if (m)
+		o->mail_authors = json_is_true(m);
+	return api_opt_string(body, "hook_secret", 256, &o->hook_secret, resp);
+}
+
+int api_base_patch(struct http_req *req, struct http_resp *resp)
+{
+	static const char *const keys[] = { "mail_authors", "hook_secret", NULL };
+	const char *name = http_param(req, "name");
+	json_t *body = http_json_body_keys(req, resp, keys), *list, *o, *found = NULL;
+	struct base_opts opts;
+	struct lab_err e;
+	size_t i;
+	int ret = 0;
+
+	if (!body)
+		return 0;
+	if (base_opts(body, &opts, resp))
+		goto out;
+	if (bases_set_options(req->db, name, &opts, &e)) {
+		ret = http_lab_error(resp, &e);
+		goto out;
+	}
+	list = bases_list_json(req->db);
+	json_array_foreach(list, i, o)
+		if (!found && json_string_value(json_object_get(o, "name")) &&
+		    !strcmp(json_string_value(json_object_get(o, "name")), name))
+			found = o;
+	ret = found ? http_json(resp, 200, json_incref(found)) :
+	      http_error(resp, 404, "no such base");
+	json_decref(list);
+out:
+	json_decref(body);
+	return ret;
+}
+
 int api_bases_post(struct http_req *req, struct http_resp *resp)
 {
-	static const char *const keys[] = { "name", "tree", "ref", "config", "git", NULL };
+	static const char *const keys[] = { "name", "tree", "ref", "config", "git",
+		"mail_authors", "hook_secret", NULL };
 	const char *name, *tree, *ref, *config, *git;
 	json_t *body = http_json_body_keys(req, resp, keys), *o;
+	struct base_opts opts;
 	struct lab_err e;
 	int64_t id;
 	int ret = 0;
@@ -301,8 +349,15 @@ int api_bases_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "tree", 1024, &tree, resp) ||
 	    api_opt_string(body, "ref", 256, &ref, resp) ||
 	    api_opt_string(body, "config", 64, &config, resp) ||
-	    api_opt_string(body, "git", 1024, &git, resp))
+	    api_opt_string(body, "git", 1024, &git, resp) ||
+	    base_opts(body, &opts, resp))
 		goto out;
+	if (opts.hook_secret && *opts.hook_secret &&
+	    (strlen(opts.hook_secret) < 16 || !git)) {
+		ret = http_error(resp, 400, "'hook_secret' (16-256 bytes) is for"
+				 " git bases");
+		goto out;
+	}
 	if (git && (!name || !lab_valid_name(name) || tree)) {
 		ret = http_error(resp, 400, "a git base needs 'name' (1-64 of"
 				 " [A-Za-z0-9._+-]) and 'git', and no 'tree'");
@@ -319,11 +374,25 @@ int api_bases_post(struct http_req *req, struct http_resp *resp)
 	if (git) {
 		o = bases_create_git(req->db, name, git, ref && *ref ? ref : "master",
 				     config ? config : "qemu", &e);
+		if (o && (opts.mail_authors >= 0 || opts.hook_secret) &&
+		    bases_set_options(req->db, name, &opts, &e)) {
+			json_decref(o);
+			o = NULL;
+		}
+		if (o) {
+			json_object_set_new(o, "mail_authors",
+					    json_boolean(opts.mail_authors > 0));
+			json_object_set_new(o, "hook_signed", json_boolean(
+				opts.hook_secret && *opts.hook_secret));
+		}
 		ret = o ? http_json(resp, 201, o) : http_lab_error(resp, &e);
 		goto out;
 	}
 	id = bases_create_tree(req->db, name, tree, ref ? ref : "",
 			       config ? config : "qemu", &e);
+	if (id >= 0 && opts.mail_authors >= 0 &&
+	    bases_set_options(req->db, name, &opts, &e))
+		id = -1;
 	ret = id < 0 ? http_lab_error(resp, &e) :
 	      http_json(resp, 201, json_pack("{s:I,s:s}", "id", (json_int_t)id,
 					     "name", name));

@@ -11,6 +11,7 @@
 #include "daemon/http/api_tracks.h"
 #include "daemon/http/api_trust.h"
 #include "daemon/http/state.h"
+#include "daemon/lab/githook.h"
 #include "daemon/lab/validate.h"
 #include "daemon/lab/tracks.h"
 
@@ -149,35 +150,38 @@ int api_track_poll(struct http_req *req, struct http_resp *resp)
 
 int api_hooks_git(struct http_req *req, struct http_resp *resp)
 {
-	static const char *const keys[] = { "base", "ref", "after", NULL };
-	const char *base, *ref, *after;
-	json_t *body = http_json_body_keys(req, resp, keys);
+	const char *sig = http_header(req, "X-Hub-Signature-256");
+	const char *token = http_header(req, "X-Gitlab-Token");
+	const char *event = http_header(req, "X-GitHub-Event");
+	struct githook_push p;
 	struct lab_err e;
-	int n, q, rc, ret;
+	int n, q, rc;
 
-	if (!body)
-		return 0;
-	if (api_opt_string(body, "base", 64, &base, resp) ||
-	    api_opt_string(body, "ref", 256, &ref, resp) ||
-	    api_opt_string(body, "after", 64, &after, resp)) {
-		ret = 0;
-		goto out;
-	}
-	if (!base) {
-		ret = http_error(resp, 400, "'base' is required");
-		goto out;
-	}
-	rc = tracks_poll_base(req->db, base, ref, time(NULL), &n, &q, &e);
-	if (rc < 0) {
-		ret = http_lab_error(resp, &e);
-		goto out;
-	}
+	if (!sig)
+		sig = http_header(req, "X-Perflab-Signature");
+	/* without a key, only a body signed with the base's secret */
+	if (!(req->auth.role & ROLE_ADMIN) && !sig && !token)
+		return http_error(resp, 401, "an admin key, or a body signed"
+				  " with the base's hook_secret"
+				  " (X-Hub-Signature-256: sha256=<HMAC-SHA256>,"
+				  " or X-Gitlab-Token)");
+	if (githook_parse(req->body, req->body_len, http_query(req, "base"),
+			  &p, &e))
+		return http_lab_error(resp, &e);
+	if (!(req->auth.role & ROLE_ADMIN) &&
+	    githook_verify(req->db, p.base, req->body, req->body_len, sig,
+			   token, &e))
+		return http_lab_error(resp, &e);
+	if (p.ignored || (event && strcmp(event, "push")))
+		return http_json(resp, 200, json_pack("{s:i,s:i,s:b,s:b}",
+			"tracks", 0, "queued", 0, "fetching", 0, "ignored", 1));
+	rc = tracks_poll_base(req->db, p.base, p.ref[0] ? p.ref : NULL,
+			      time(NULL), &n, &q, &e);
+	if (rc < 0)
+		return http_lab_error(resp, &e);
 	if (q)
 		server_queue_kick(req->srv);
 	/* 202: the fetch goes on in the background, the polls follow it. */
-	ret = http_json(resp, rc ? 202 : 200, json_pack("{s:i,s:i,s:b}", "tracks",
-			n, "queued", q, "fetching", rc > 0));
-out:
-	json_decref(body);
-	return ret;
+	return http_json(resp, rc ? 202 : 200, json_pack("{s:i,s:i,s:b}",
+			 "tracks", n, "queued", q, "fetching", rc > 0));
 }

@@ -61,6 +61,7 @@ const struct route perflab_routes[] = {
 	{ "GET", "/api/v1/metric-defs", AUTH_READ, api_metric_defs, 0, 0 },
 	{ "GET", "/api/v1/failure-reasons", AUTH_READ, api_failure_reasons, 0, 0 },
 	{ "POST", "/api/v1/bases", AUTH_ADMIN, api_bases_post, 0, 0 },
+	{ "PATCH", "/api/v1/bases/{name}", AUTH_ADMIN, api_base_patch, 0, ROUTE_WRITES },
 
 	/* the admins' allowlists (docs/security.md) */
 	{ "GET", "/api/v1/allowlist/cmdline", AUTH_READ, api_allowlist_list, 0, 0 },
@@ -114,7 +115,8 @@ const struct route perflab_routes[] = {
 	{ "GET", "/api/v1/tracks", AUTH_READ, api_tracks_list, 0, 0 },
 	{ "GET", "/api/v1/tracks/{id}", AUTH_READ, api_track_get, 0, 0 },
 	{ "POST", "/api/v1/tracks/{id}/poll", AUTH_ADMIN, api_track_poll, 0, 0 },
-	{ "POST", "/api/v1/hooks/git", AUTH_ADMIN, api_hooks_git, 0, 0 },
+	/* an admin key, or a body signed with the base's hook secret */
+	{ "POST", "/api/v1/hooks/git", AUTH_ADMIN, api_hooks_git, 0, ROUTE_SIGNED },
 	{ "POST", "/api/v1/bisections", AUTH_SUBMIT, api_bisections_post, 0, 0 },
 	{ "GET", "/api/v1/bisections", AUTH_READ, api_bisections_list, 0, 0 },
 	{ "GET", "/api/v1/bisections/{id}", AUTH_READ, api_bisection_get, 0, 0 },

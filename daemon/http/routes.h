@@ -16,6 +16,10 @@
 #define ROUTE_WRITES 0x2
 /* The body is streamed (route_stream_of gives the callbacks), not kept. */
 #define ROUTE_STREAM 0x4
+/* A request without a key passes authentication as anonymous: the
+ * handler checks a signature of the body instead (git push hooks). A
+ * key, when sent, must still be valid and of the route's role. */
+#define ROUTE_SIGNED 0x8
 
 struct route {
 	const char *method;

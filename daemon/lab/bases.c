@@ -165,10 +165,78 @@ int bases_lookup(sqlite3 *db, const char *spec, struct base_ref *b,
 	return bases_commit(b, at ? at + 1 : b->ref, b->commit, e);
 }
 
+void bases_redact_json(json_t *o)
+{
+	static const char *const keys[] = { "url", "tree" };
+	char out[GIT_URL_MAX + 16];
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *u = json_string_value(json_object_get(o, keys[i]));
+
+		if (u && git_url_has_secret(u)) {
+			git_url_redact(u, out, sizeof(out));
+			json_object_set_new(o, keys[i], json_string(out));
+		}
+	}
+}
+
 json_t *bases_list_json(sqlite3 *db)
 {
-	return json_query(db, "SELECT id, name, kind, tree, url, ref, config,"
-			  " created_at FROM bases ORDER BY id");
+	json_t *a = json_query(db, "SELECT id, name, kind, tree, url, ref, config,"
+			       " mail_authors, hook_secret IS NOT NULL AS"
+			       " hook_signed, created_at FROM bases ORDER BY id");
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(a, i, o) {
+		bases_redact_json(o);
+		json_object_set_new(o, "mail_authors", json_boolean(
+			json_integer_value(json_object_get(o, "mail_authors"))));
+		json_object_set_new(o, "hook_signed", json_boolean(
+			json_integer_value(json_object_get(o, "hook_signed"))));
+	}
+	return a;
+}
+
+int bases_set_options(sqlite3 *db, const char *name,
+		      const struct base_opts *o, struct lab_err *e)
+{
+	sqlite3 *w;
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (o->hook_secret && o->hook_secret[0] &&
+	    (strlen(o->hook_secret) < 16 || strlen(o->hook_secret) > 256))
+		return lab_fail(e, LAB_INVALID, "'hook_secret' must be 16-256"
+				" bytes (\"\" removes it)");
+	w = db_write_lock(db);
+	st = db_prepare(w, "UPDATE bases SET mail_authors = CASE WHEN ?2 < 0"
+			" THEN mail_authors ELSE ?2 END, hook_secret = CASE"
+			" WHEN ?3 THEN NULLIF(?4, '') ELSE hook_secret END"
+			" WHERE name = ?1 RETURNING id");
+	if (!st) {
+		lab_fail_db(e, w);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, o->mail_authors);
+	sqlite3_bind_int(st, 3, o->hook_secret != NULL);
+	sqlite3_bind_text(st, 4, o->hook_secret ? o->hook_secret : "", -1,
+			  SQLITE_STATIC);
+	switch (sqlite3_step(st)) {
+	case SQLITE_ROW:
+		rc = 0;
+		break;
+	case SQLITE_DONE:
+		lab_fail(e, LAB_NOT_FOUND, "no such base");
+		break;
+	default:
+		lab_fail_db(e, w);
+	}
+	sqlite3_finalize(st);
+out:
+	db_write_unlock(db, w);
+	return rc;
 }
 
 int64_t bases_create_tree(sqlite3 *db, const char *name, const char *tree,
@@ -266,6 +334,12 @@ json_t *bases_create_git(sqlite3 *db, const char *name, const char *url,
 
 	if (git_url_check(url, why, sizeof(why)))
 		return lab_fail(e, LAB_INVALID, "git url: %s", why), NULL;
+	/* every reader sees a base's URL (and the runners clone it) */
+	if (git_url_has_secret(url))
+		return lab_fail(e, LAB_INVALID, "git url: credentials (user@ or"
+				" a query) are not allowed in a base URL, which"
+				" every reader sees; give the daemon's and the"
+				" runners' git a credential helper instead"), NULL;
 	if (gitmirror_check_ref(ref))
 		return lab_fail(e, LAB_INVALID, "'ref' is not a usable git ref"
 				" name"), NULL;

@@ -62,8 +62,23 @@ int bases_commit(const struct base_ref *b, const char *name, char sha[41],
 /* Make @b's mirror fresh (FETCH_FRESH). 0, or -1 LAB_UPSTREAM, LAB_PENDING. */
 int bases_fetch(const struct base_ref *b, struct lab_err *e);
 
-/* GET /api/v1/bases: every base, oldest first, or NULL. */
+/* GET /api/v1/bases: every base, oldest first (URLs redacted,
+ * mail_authors, hook_signed; never the secret), or NULL. */
 json_t *bases_list_json(store_conn *db);
+
+/* A base's "url" and "tree" in @o with credentials redacted (bases made
+ * before URLs with credentials were refused). */
+void bases_redact_json(json_t *o);
+
+/* What an admin sets on a base (POST /api/v1/bases, PATCH .../{name}). */
+struct base_opts {
+	int mail_authors;	/* 1/0; -1 unchanged (culprit_mail.h) */
+	const char *hook_secret; /* NULL unchanged, "" removed (githook.h) */
+};
+
+/* 0, or -1 LAB_INVALID, LAB_NOT_FOUND. Takes the write lock itself. */
+int bases_set_options(store_conn *db, const char *name,
+		      const struct base_opts *o, struct lab_err *e);
 
 /* A tarball base (a tree the runners have). Its id, or -1: LAB_CONFLICT
  * (the name is taken). Takes the write lock itself. */

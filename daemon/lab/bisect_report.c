@@ -14,6 +14,7 @@
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_json.h"
+#include "daemon/lab/culprit_mail.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/profiles.h"
 #include "daemon/store/db.h"
@@ -112,6 +113,13 @@ static void load_experiment(sqlite3 *db, struct src *s, int64_t exp)
 		s->label = col(st, 2);
 		s->r.runs = sqlite3_column_int(st, 3);
 		s->url = col(st, 4);
+		if (s->url && git_url_has_secret(s->url)) {
+			char red[GIT_URL_MAX + 16];
+
+			git_url_redact(s->url, red, sizeof(red));
+			free(s->url);
+			s->url = strdup(red);
+		}
 		s->ref = col(st, 5);
 	}
 	sqlite3_finalize(st);
@@ -258,8 +266,10 @@ static void fill(sqlite3 *db, struct src *s, json_t *b, json_t *c,
 	s->r.in_reply_to = s->msgid;
 }
 
-/* {"to", "subject", "in_reply_to", "text", "bisection"} or NULL. */
-static json_t *report_json(const struct src *s, json_t *b)
+/* {"to", "subject", "in_reply_to", "text", "bisection", "mail_note"} or
+ * NULL; "to" is the author only when @p lets the lab mail them. */
+static json_t *report_json(const struct src *s, json_t *b,
+			   const struct culprit_mail_plan *p)
 {
 	char subject[512], *text = lkp_report_text(&s->r);
 	json_t *j;
@@ -269,9 +279,10 @@ static json_t *report_json(const struct src *s, json_t *b)
 	snprintf(subject, sizeof(subject), "[perflab] %.12s %s: %+.1f%% %s %s",
 		 s->r.commit ? s->r.commit : "", s->r.subject ? s->r.subject : "",
 		 s->r.delta_pct, s->r.metric, s->r.direction);
-	j = json_pack("{s:s?, s:s, s:s?, s:s, s:O}", "to", s->r.email,
+	j = json_pack("{s:s?, s:s, s:s?, s:s, s:O, s:s?}", "to", p->to,
 		      "subject", subject, "in_reply_to", s->r.in_reply_to,
-		      "text", text, "bisection", b);
+		      "text", text, "bisection", b, "mail_note",
+		      p->note[0] ? p->note : NULL);
 	free(text);
 	return j;
 }
@@ -281,25 +292,38 @@ int64_t bisect_report_raise(sqlite3 *db, json_t *b,
 {
 	json_t *c = json_object_get(b, "culprit");
 	int64_t bid = json_integer_value(json_object_get(b, "id")), id = -1;
+	struct culprit_mail_plan plan;
 	struct src s = { 0 };
-	char title[512], *rep;
-	json_t *j;
+	char title[512], *rep = NULL;
+	json_t *j = NULL;
 
 	if (!json_is_object(c) || !jstr(c, "commit"))
 		return 0;
 	if (db_int(db, 0, "SELECT id FROM alerts WHERE bisection_id = ?", 1, bid))
 		return 0;
 	fill(db, &s, b, c, o);
-	j = report_json(&s, b);
+	/* who may be mailed, decided and recorded with the alert */
+	if (db_begin(db))
+		goto out;
+	if (culprit_mail_plan(db, bid, jstr(b, "base"), s.r.commit, s.r.metric,
+			      s.r.email, o->email, now, &plan))
+		goto fail;
+	j = report_json(&s, b, &plan);
 	rep = j ? json_dumps(j, JSON_COMPACT) : NULL;
-	if (rep) {
-		snprintf(title, sizeof(title), "%+.3f%% %s %s: %.12s %s (bisection %lld)",
-			 s.r.delta_pct, s.r.metric, s.r.direction, s.r.commit,
-			 s.r.subject ? s.r.subject : "", (long long)bid);
-		id = alerts_raise_bisection(db, bid, title, s.r.metric,
-					    s.r.delta_pct, s.r.experiment_id,
-					    rep, o->email, now);
-	}
+	if (!rep)
+		goto fail;
+	snprintf(title, sizeof(title), "%+.3f%% %s %s: %.12s %s (bisection %lld)",
+		 s.r.delta_pct, s.r.metric, s.r.direction, s.r.commit,
+		 s.r.subject ? s.r.subject : "", (long long)bid);
+	id = alerts_raise_bisection(db, bid, title, s.r.metric, s.r.delta_pct,
+				    s.r.experiment_id, rep, plan.email, now);
+	if (id > 0 && !culprit_mail_record(db, &plan, s.r.commit, s.r.metric,
+					   bid, id, now) && !db_commit(db))
+		goto out;
+fail:
+	db_rollback(db);
+	id = -1;
+out:
 	free(rep);
 	json_decref(j);
 	src_free(&s);

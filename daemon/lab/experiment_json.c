@@ -13,6 +13,7 @@
 #include "common/benchargs.h"
 #include "common/metric_defs.h"
 #include "daemon/analysis/lkp_table.h"
+#include "daemon/lab/bases.h"
 #include "daemon/lab/experiment_json.h"
 #include "daemon/lab/lava.h"
 #include "daemon/lab/run_metrics.h"
@@ -127,6 +128,7 @@ static json_t *experiment_row(sqlite3 *db, int64_t id)
 		return NULL;
 	if (json_is_null(json_object_get(json_object_get(o, "host"), "id")))
 		json_object_set_new(o, "host", json_null());
+	bases_redact_json(json_object_get(o, "base"));
 	return o;
 }
 

@@ -194,7 +194,9 @@ static int64_t store(sqlite3 *w, const struct trust_who *who, struct submit *s,
 		if (check_variant(w, who, s, k, e))
 			return -1;
 	if (trust_request(w, who, r->backend, r->nvariants * r->runs, e) ||
-	    (r->toggle && toggle_variants_check(s->v, r->nvariants, e)))
+	    (r->toggle && toggle_variants_check(s->v, r->nvariants,
+						s->base.git ? s->base.commit :
+						NULL, e)))
 		return -1;
 	spec = (struct experiment_spec){
 		.title = r->title ? r->title : "", .kind = "explicit",

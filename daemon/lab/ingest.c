@@ -525,8 +525,9 @@ static int store_commit(sqlite3 *db, int64_t run, json_t *commit)
 
 /*
  * A git base's run must be of the commit the job asked for: a runner
- * that built something else would put another kernel's numbers on this
- * commit. Tarball jobs have no commit and take none. 0 or 422.
+ * that built something else, or says nothing of what it built, would put
+ * another kernel's numbers on this commit. Tarball jobs have no commit
+ * and take none. 0 or 422.
  */
 static int check_commit(sqlite3 *db, int64_t variant, json_t *body,
 			struct lab_err *e)
@@ -536,8 +537,6 @@ static int check_commit(sqlite3 *db, int64_t variant, json_t *body,
 	sqlite3_stmt *st;
 	char want[41] = "";
 
-	if (!got)
-		return 0;
 	st = db_prepare(db, "SELECT coalesce(v.base_commit, e.base_commit)"
 			" FROM variants v JOIN experiments e ON e.id ="
 			" v.experiment_id WHERE v.id = ?");
@@ -547,7 +546,10 @@ static int check_commit(sqlite3 *db, int64_t variant, json_t *body,
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		snprintf(want, sizeof(want), "%s", sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
-	if (!strcmp(want, got))
+	if (!got && want[0])
+		return lab_fail(e, LAB_REJECTED, "build.commit is required: the"
+				" job builds commit %.12s", want);
+	if (!got || !strcmp(want, got))
 		return 0;
 	return lab_fail(e, LAB_REJECTED, want[0] ? "build.commit %.12s is not"
 			" the job's commit %.12s" : "build.commit %.12s on a base"

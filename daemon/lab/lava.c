@@ -598,6 +598,26 @@ int lava_close(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_open *o
 	return rc && e.st != LAB_CONFLICT && e.st != LAB_NOT_FOUND ? -1 : 0;
 }
 
+/*
+ * The commit LAVA booted: the job's own, whose image perflab chose by
+ * its key (LAVA never builds). Results of commit jobs must name it
+ * (ingest.c); tarball jobs have none.
+ */
+static void add_commit(sqlite3 *wdb, int64_t job, json_t *body)
+{
+	json_t *build = json_object_get(body, "build");
+	char *sha = NULL;
+	size_t n;
+
+	if (json_is_object(build) &&
+	    db_text(wdb, "SELECT coalesce(v.base_commit, e.base_commit) FROM"
+		    " jobs j JOIN variants v ON v.id = j.variant_id JOIN"
+		    " experiments e ON e.id = j.experiment_id WHERE j.id = ?1",
+		    job, &sha, &n) == 1 && sha && *sha)
+		json_object_set_new(build, "commit", json_string(sha));
+	free(sha);
+}
+
 int lava_store_outcome(sqlite3 *wdb, const struct jobs_ctx *c,
 		       const struct lava_open *o, struct lava_outcome *out,
 		       time_t now)
@@ -607,6 +627,8 @@ int lava_store_outcome(sqlite3 *wdb, const struct jobs_ctx *c,
 	bool dup = false;
 	int rc;
 
+	if (out->body)
+		add_commit(wdb, o->job_id, out->body);
 	if (out->body) {
 		if (!ingest_result(wdb, c, o->job_id, o->host_id, out->body, now,
 				   &run, &dup, &e))

@@ -100,13 +100,24 @@ static bool same_str(const char *a, const char *b)
 }
 
 int toggle_variants_check(const struct variant_spec *v, int n,
-			  struct lab_err *e)
+			  const char *commit, struct lab_err *e)
 {
 	int i, k;
 
 	if (n < 2)
 		return lab_fail(e, LAB_INVALID, "a toggle experiment needs at"
 				" least two variants");
+	for (i = 1; i < n; i++) {
+		const char *c0 = v[0].base_commit ? v[0].base_commit : commit;
+		const char *ci = v[i].base_commit ? v[i].base_commit : commit;
+
+		if (!same_str(c0, ci))
+			return lab_fail(e, LAB_REJECTED, "toggle variant '%s'"
+					" builds commit %.12s, '%s' %.12s: a toggle"
+					" experiment boots one image of one commit"
+					" (pin it with base NAME@COMMIT)", v[i].name,
+					ci ? ci : "-", v[0].name, c0 ? c0 : "-");
+	}
 	for (i = 1; i < n; i++) {
 		bool same = v[i].npatches == v[0].npatches &&
 			    same_str(v[i].cmdline, v[0].cmdline) &&

@@ -37,9 +37,11 @@ int toggle_settings_check(store_conn *db, const struct trust_who *who,
 /*
  * The variants of a toggle experiment share one image: same patches,
  * cmdline and setup; they differ only by settings (equal settings make an
- * A/A, which is allowed). 0, or -1 LAB_INVALID naming the variant.
+ * A/A, which is allowed), and one commit: each variant's base_commit,
+ * or the experiment's @commit (NULL: a tarball base). 0, or -1
+ * LAB_REJECTED (commits differ) or LAB_INVALID naming the variant.
  */
 int toggle_variants_check(const struct variant_spec *v, int n,
-			  struct lab_err *e);
+			  const char *commit, struct lab_err *e);
 
 #endif

@@ -12,6 +12,7 @@
 #include "runners/runner/lava_guest.h"
 #include "runners/runner/proto.h"
 #include "runners/runner/rutil.h"
+#include "runners/runner/toggle.h"
 #include "http_client.h"
 
 #include <errno.h>
@@ -851,6 +852,17 @@ int main(int argc, char **argv)
 	}
 	if (o.guest_mode)
 		return lava_guest_write(&o.cfg) ? 1 : 0;
+	{
+		char saved[4200];
+
+		/* a toggle job's host settings, if the last runner died in it */
+		toggle_saved_path(&o.cfg, saved, sizeof(saved));
+		if (!access(saved, F_OK)) {
+			fprintf(stderr, "perflab-runner: restoring the host's"
+				" settings saved in %s\n", saved);
+			toggle_restore(saved);
+		}
+	}
 	if (o.try_mode)
 		return try_runs(&o);
 	return serve(&o);

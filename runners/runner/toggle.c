@@ -6,6 +6,7 @@
 #include "runners/runner/hostbench.h"
 #include "runners/runner/rutil.h"
 #include "runners/runner/serial.h"
+#include "common/rtsetting.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -235,8 +236,127 @@ int toggle_apply(const json_t *settings, char *err, size_t errlen)
 	return 0;
 }
 
+/* A setting's value as read, as it can be written back: without the
+ * trailing newline; a sysfs choice list ("a [b] c") as its chosen word. */
+static char *current_value(const char *path)
+{
+	size_t n = 0;
+	char *s = rutil_read_file(path, &n), *l, *r;
+
+	if (!s)
+		return NULL;
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+	l = strchr(s, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (r) {
+		memmove(s, l + 1, r - l - 1);
+		s[r - l - 1] = '\0';
+	}
+	return s;
+}
+
+int toggle_save(const char *file, const struct job *j, char *err,
+		size_t errlen)
+{
+	json_t *saved = json_object();
+	char *text = NULL;
+	int rc = -1;
+
+	if (!saved)
+		goto out;
+	for (int i = 0; i < j->nruns; i++) {
+		const char *path;
+		json_t *v;
+
+		json_object_foreach((json_t *)j->runs[i].settings, path, v) {
+			char *cur;
+
+			if (json_object_get(saved, path))
+				continue;
+			cur = current_value(path);
+			/* a path the kernel lacks fails its run; nothing to keep */
+			if (cur)
+				json_object_set_new(saved, path, json_string(cur));
+			free(cur);
+		}
+	}
+	text = json_dumps(saved, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!text || rutil_write_file(file, text, strlen(text))) {
+		snprintf(err, errlen, "%s: cannot save the host's settings: %s",
+			 file, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(text);
+	json_decref(saved);
+	return rc;
+}
+
+int toggle_restore(const char *file)
+{
+	json_error_t jerr;
+	json_t *saved, *v;
+	const char *path;
+	char err[512];
+	int bad = 0;
+
+	if (access(file, F_OK))
+		return 0;
+	saved = json_load_file(file, 0, &jerr);
+	if (!json_is_object(saved)) {
+		fprintf(stderr, "perflab-runner: %s: %s; the host's settings"
+			" are not restored\n", file, jerr.text);
+		bad = -1;
+	}
+	json_object_foreach(saved, path, v) {
+		const char *val = json_string_value(v);
+
+		if (!val || rtsetting_path_check(path, err, sizeof(err)) ||
+		    write_setting(path, val, err, sizeof(err))) {
+			fprintf(stderr, "perflab-runner: restoring %s: %s\n",
+				path, val ? err : "not a string");
+			bad = -1;
+		}
+	}
+	json_decref(saved);
+	/* once: a value the kernel refuses now would be refused for ever */
+	if (unlink(file) && errno != ENOENT)
+		bad = -1;
+	return bad;
+}
+
+void toggle_saved_path(const struct runner_cfg *cfg, char *out, size_t len)
+{
+	snprintf(out, len, "%s/toggle-saved.json", cfg->workdir);
+}
+
+static int toggle_runs(const struct exec_ctx *c, const struct job *j,
+		       struct outcome *o);
+
 int toggle_local(const struct exec_ctx *c, const struct job *j,
 		 struct outcome *o)
+{
+	char file[4200], err[512];
+	int rc;
+
+	/* The host's values before the first write, kept on disk: restored
+	 * after the job, and at the next start if the runner dies in it. */
+	toggle_saved_path(c->cfg, file, sizeof(file));
+	toggle_restore(file);	/* one a crash left (the start does it too) */
+	if (toggle_save(file, j, err, sizeof(err))) {
+		outcome_fail(o, "internal", rutil_strdupf("%s", err));
+		return -1;
+	}
+	rc = toggle_runs(c, j, o);
+	/* every run is reported by now; a failure here is in the log */
+	toggle_restore(file);
+	return rc;
+}
+
+static int toggle_runs(const struct exec_ctx *c, const struct job *j,
+		       struct outcome *o)
 {
 	char boot[64], err[512];
 

@@ -56,6 +56,22 @@ int toggle_apply(const json_t *settings, char *err, size_t errlen);
 int toggle_local(const struct exec_ctx *c, const struct job *j,
 		 struct outcome *o);
 
+/*
+ * The host's own values of the settings @j's runs write, saved to @file
+ * (JSON path -> value, written atomically) before the first write:
+ * 0, or -1 with the reason. toggle_local() saves and, after the runs,
+ * restores them; the runner restores a file left by a crash at start.
+ */
+int toggle_save(const char *file, const struct job *j, char *err,
+		size_t errlen);
+
+/* Write back what @file saved and remove it: 0 (also: no file), or -1
+ * when a value could not be written (logged; the file is gone anyway). */
+int toggle_restore(const char *file);
+
+/* Where the runner keeps the saved settings: WORKDIR/toggle-saved.json. */
+void toggle_saved_path(const struct runner_cfg *cfg, char *out, size_t len);
+
 /* This kernel's boot id (/proc/sys/kernel/random/boot_id), "" unknown. */
 void toggle_boot_id(char *out, size_t len);
 

@@ -113,7 +113,14 @@ int main(void)
 		"INSERT INTO patches (sha256, message_id, raw, created_at) VALUES"
 		" ('s1', '<other@dev.test>', 'other patch', 1),"
 		" ('s2', '<20261201.canary@dev.test>', 'canary patch', 2),"
-		" ('s3', '<a@b>', 'unrelated', 3);"));
+		" ('s3', '<a@b>', 'unrelated', 3);"
+		/* started by an admin: the author may be mailed (culprit_mail.h) */
+		"INSERT INTO api_keys (id, name, role, prefix, salt, hash,"
+		" iterations, created_at) VALUES (1, 'root', 'admin', 'p1', x'00',"
+		" x'00', 1, 1);"
+		"INSERT INTO bisections (id, base_id, good, bad, bench, runs,"
+		" created_by, created_at) VALUES (5, 1, 'g', 'b', '{}', 3, 1, 1),"
+		" (6, 1, 'g', 'b', '{}', 3, 1, 1);"));
 	CHECK(db_int(db, -1, "INSERT INTO webhooks (url, secret, created_at)"
 		     " VALUES ('x', 'k', 1) RETURNING id", 0) > 0);
 	{
