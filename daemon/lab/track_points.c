@@ -279,9 +279,7 @@ static void track_point_done(sqlite3 *db, int64_t exp)
 			(long long)exp);
 		return;
 	}
-	cp_opts_default(&o);
-	o.min_size = p.min_size > 0 ? p.min_size : 3;
-	o.max_p = p.max_p > 0 ? p.max_p : 0.05;
+	cp_opts_track(&o, p.min_size, p.max_p);
 	if (series_detect_opts(db, sid, &o, time(NULL)) < 0)
 		fprintf(stderr, "perflabd: change points of track %s failed\n", p.label);
 	/* Bisections start on the bisect worker (their git off the lock). */
