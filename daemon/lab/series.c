@@ -149,8 +149,9 @@ static void spoints_free(struct spoints *p)
 static int load_points(sqlite3 *db, int64_t sid, struct spoints *p)
 {
 	sqlite3_stmt *st = db_prepare(db,
-		"SELECT id, t, value FROM series_points WHERE series_id = ?"
-		" ORDER BY t, id LIMIT 200000");
+		"SELECT sp.id, sp.t, sp.value FROM series_points sp"
+		SERIES_POINTS_JOIN " WHERE sp.series_id = ? ORDER BY"
+		SERIES_POINTS_ORDER " LIMIT 200000");
 	size_t cap = 0;
 	int ret = -1;
 
