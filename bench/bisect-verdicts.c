@@ -13,7 +13,9 @@
  *        M and B (5 runs, max 20), decided by bisect_call() on M's 95 %
  *        CI against half of B's delta in that same experiment; unknown
  *        adds runs (10, then 20) and at the cap ends the bisection as
- *        "unknown".
+ *        "unknown"; the culprit found is measured against its parent
+ *        (5 runs, max 10) and named only when that is significant in
+ *        the step's direction (else "unknown": not confirmed).
  * 64 commits (G, 62 between, B), one culprit uniform over 1..63, a drop
  * of @k noise sds. Outcomes: right culprit, wrong (and more than two
  * commits away), did not reproduce, unknown; mean experiments and runs.
@@ -177,6 +179,31 @@ static int unknown(const struct verdict_result *r, void *arg)
 	       BISECT_CALL_UNKNOWN;
 }
 
+/* The culprit @c against its parent: significant in direction @dir. */
+static int confirmed(struct sim *s, int runs, size_t c, int dir)
+{
+	struct verdict_result r;
+	double g[MAXR], v[MAXR];
+	int rounds = 0, target = runs;
+
+	s->nexp++;
+	s->exps++;
+	for (;;) {
+		int next;
+
+		draw(s, c - 1, g, rounds, target);
+		draw(s, c, v, rounds, target);
+		rounds = target;
+		next = next_point(runs, 2 * runs, rounds);
+		compare(s, g, v, rounds, runs, 2 * runs, next > 0, &r);
+		if (next && r.kind == VERDICT_INCONCLUSIVE) {
+			target = next;
+			continue;
+		}
+		return significant(&r) && dir * r.delta_pct > 0;
+	}
+}
+
 static enum outcome new_driver(struct sim *s, int runs, size_t *found)
 {
 	enum bisect_state st[NC] = { BISECT_GOOD };
@@ -195,6 +222,9 @@ static enum outcome new_driver(struct sim *s, int runs, size_t *found)
 
 		if (b.result == BISECT_FOUND) {
 			*found = b.index;
+			/* Confirmed against its parent, else no culprit. */
+			if (b.index > 1 && !confirmed(s, runs, b.index, a.dir))
+				return UNKNOWN;
 			return b.index == s->culprit ? RIGHT : WRONG;
 		}
 		if (b.result != BISECT_TEST)

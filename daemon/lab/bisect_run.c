@@ -112,20 +112,22 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
  * Inside the caller's transaction. 0 or -1.
  */
 static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx,
-		      int64_t row_idx)
+		      int64_t row_idx, size_t ctrl)
 {
 	struct variant_spec v[3] = {
-		{ .name = "good", .is_control = true, .base_commit = b->commits[0] },
+		{ .name = ctrl ? "parent" : "good", .is_control = true,
+		  .base_commit = b->commits[ctrl] },
 		{ .name = "step", .base_commit = b->commits[idx] },
 		{ .name = "bad", .base_commit = b->commits[b->n - 1] },
 	};
 	/* A midpoint measures both ends again (fresh runs of G and B) and
 	 * may get runs up to BISECT_MAX_RUNS_X times its own while it is
-	 * unknown; the first step (B itself) is the two ends alone. */
-	int mid = b->n && idx != b->n - 1;
+	 * unknown; the first step (B itself) is the two ends alone, the
+	 * culprit's confirmation its parent and itself. */
+	int mid = !ctrl && idx != b->n - 1;
 	struct experiment_spec e = {
 		.kind = "explicit", .base_id = b->base_id,
-		.base_commit = b->commits[0], .bench_json = b->bench,
+		.base_commit = b->commits[ctrl], .bench_json = b->bench,
 		.label = b->host_label[0] ? b->host_label : NULL,
 		.backend = b->backend[0] ? b->backend : NULL,
 		.runs = b->runs,
@@ -250,7 +252,7 @@ static int insert_start(sqlite3 *w, const struct bisect_spec *s,
 	b->n = 2;
 	snprintf(b->host_label, sizeof(b->host_label), "%s", s->host_label ?: "");
 	snprintf(b->backend, sizeof(b->backend), "%s", s->backend ?: "");
-	if (queue_step(w, b, 1, -1))
+	if (queue_step(w, b, 1, -1, 0))
 		goto rollback;
 	if (db_commit(w))
 		return lab_fail_db(e, w);
@@ -441,6 +443,12 @@ static void step_outcome(sqlite3 *db, int64_t exp, struct outcome *o)
 		snprintf(o->fail, sizeof(o->fail), "the good commit failed (%s)", why);
 		return;
 	}
+	variant_failure(db, exp, "parent", why, sizeof(why));
+	if (why[0]) {
+		snprintf(o->fail, sizeof(o->fail), "the culprit's parent failed (%s)",
+			 why);
+		return;
+	}
 	variant_failure(db, exp, "bad", why, sizeof(why));
 	if (why[0]) {
 		snprintf(o->fail, sizeof(o->fail), "the bad commit failed (%s)", why);
@@ -614,8 +622,12 @@ static int advance(sqlite3 *db, struct bisection *b)
 	free(s);
 	switch (r.result) {
 	case BISECT_TEST:
-		return queue_step(db, b, r.index, (int64_t)r.index);
+		return queue_step(db, b, r.index, (int64_t)r.index, 0);
 	case BISECT_FOUND:
+		/* Measured against G only: confirm it against its parent. */
+		if (r.index > 1)
+			return queue_step(db, b, r.index, (int64_t)r.index,
+					  r.index - 1);
 		rc = finish(db, b->id, "done", NULL, b->commits[r.index], &r);
 		break;
 	case BISECT_RANGE:
@@ -702,6 +714,33 @@ static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
 	return 2;
 }
 
+/*
+ * The culprit against its own parent (its step measured it against G):
+ * a regression or improvement in the bisection's direction names it, and
+ * its delta is the one reported; else no culprit (the step may be spread
+ * over several commits, or be noise), saying so. 1 finished, or -1.
+ */
+static int confirm(sqlite3 *db, struct bisection *b, int64_t step, size_t idx,
+		   const struct outcome *o)
+{
+	int dir = b->step_pct > 0 ? 1 : -1;
+	int ok = !o->skipped && dir * o->delta > 0 &&
+		 (!strcmp(o->verdict, "regression") ||
+		  !strcmp(o->verdict, "improvement"));
+	char why[400];
+
+	if (record_step(db, step, o, ok))
+		return -1;
+	if (ok)
+		return finish(db, b->id, "done", NULL, b->commits[idx], NULL) ? -1 : 1;
+	snprintf(why, sizeof(why), "not confirmed: commit %.12s is bad against"
+		 " good but not against its parent (%s, delta %.3f %%, 95 %% CI"
+		 " [%.3f, %.3f] %%): the step may be spread over several commits,"
+		 " or be noise", b->commits[idx], o->skipped ? "its parent does"
+		 " not build" : o->verdict, o->delta, o->lo, o->hi);
+	return finish(db, b->id, "failed", why, NULL, NULL) ? -1 : 1;
+}
+
 /* Inside a transaction: record step @step of @b. 1: finished, 0 more, -1 */
 static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 		     int64_t step, size_t idx)
@@ -712,6 +751,11 @@ static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 	step_outcome(db, exp, &o);
 	if (o.fail[0])
 		return finish(db, b->id, "failed", o.fail, NULL, NULL) ? -1 : 1;
+	/* The commit's step is done already: this is its confirmation. */
+	if (db_int(db, 0, "SELECT count(*) FROM bisection_steps WHERE"
+		   " bisection_id = ? AND idx = ? AND state = 'done' AND id != ?",
+		   3, b->id, (int64_t)idx, step) > 0)
+		return confirm(db, b, step, idx, &o);
 	if (idx == b->n - 1) {
 		/* The endpoints: bad vs good is the step itself. */
 		if (o.skipped)
