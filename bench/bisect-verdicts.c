@@ -42,6 +42,11 @@ struct sim {
 	double noise;		/* sd, fraction */
 	double step;		/* drop, fraction */
 	size_t culprit;
+	/* Scenarios: changes at pos[i] of rel[i] (fraction), culprits right[]. */
+	int nch;
+	size_t pos[3];
+	double rel[3];
+	int right[3];
 	uint64_t nexp;
 	long runs;		/* runs measured, all variants */
 	long exps;
@@ -49,7 +54,25 @@ struct sim {
 
 static double truth(const struct sim *s, size_t i)
 {
-	return 1e6 * (1 - (i >= s->culprit ? s->step : 0));
+	double f = 1;
+
+	if (!s->nch)
+		return 1e6 * (1 - (i >= s->culprit ? s->step : 0));
+	for (int k = 0; k < s->nch; k++)
+		if (i >= s->pos[k])
+			f += s->rel[k];
+	return 1e6 * f;
+}
+
+/* 1 when @c is a right answer of the scenario. */
+static int is_right(const struct sim *s, size_t c)
+{
+	if (!s->nch)
+		return c == s->culprit;
+	for (int k = 0; k < s->nch; k++)
+		if (s->right[k] && s->pos[k] == c)
+			return 1;
+	return 0;
 }
 
 static void draw(struct sim *s, size_t commit, double *v, int from, int to)
@@ -156,7 +179,7 @@ static enum outcome old_driver(struct sim *s, int runs, size_t *found)
 
 		if (b.result == BISECT_FOUND) {
 			*found = b.index;
-			return b.index == s->culprit ? RIGHT : WRONG;
+			return is_right(s, b.index) ? RIGHT : WRONG;
 		}
 		if (b.result != BISECT_TEST)
 			return UNKNOWN;
@@ -225,7 +248,7 @@ static enum outcome new_driver(struct sim *s, int runs, size_t *found)
 			/* Confirmed against its parent, else no culprit. */
 			if (b.index > 1 && !confirmed(s, runs, b.index, a.dir))
 				return UNKNOWN;
-			return b.index == s->culprit ? RIGHT : WRONG;
+			return is_right(s, b.index) ? RIGHT : WRONG;
 		}
 		if (b.result != BISECT_TEST)
 			return UNKNOWN;
@@ -280,6 +303,77 @@ static void rows(int n, int runs)
 			}
 }
 
+/* Positions 1 <= a < b < c <= 63, at least 4 apart. */
+static void three(struct sim *s, size_t *p, int n)
+{
+	for (;;) {
+		int ok = 1;
+
+		for (int i = 0; i < n; i++)
+			p[i] = 1 + stats_rng_below(&s->rng, NC - 1);
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++)
+				ok &= (p[i] > p[j] ? p[i] - p[j] : p[j] - p[i]) >= 4;
+		if (!ok)
+			continue;
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++)
+				if (p[j] < p[i]) {
+					size_t t = p[i];
+
+					p[i] = p[j];
+					p[j] = t;
+				}
+		return;
+	}
+}
+
+static void scenarios(int n, int runs)
+{
+	static const double noise[] = { 0.1, 0.5 };
+	static const struct {
+		const char *name;
+		int nch;
+		double rel[3];	/* in noise sds */
+		int right[3];
+	} sc[] = {
+		{ "two regressions of 4 sd", 2, { -4, -4 }, { 1, 1 } },
+		{ "regression, revert, regression (8 sd)", 3, { -8, 8, -8 }, { 1, 0, 1 } },
+		{ "improvement and regression cancel (8 sd)", 2, { 8, -8 }, { 0, 0 } },
+	};
+
+	printf("\nseveral changes in one range, %d bisections per row (right: a"
+	       " regression named; the revert, an improvement or any other"
+	       " commit: wrong)\n", n);
+	printf("%-6s %7s %-42s %7s %7s %9s %8s\n", "driver", "noise %",
+	       "scenario", "right", "wrong", "no repro", "unknown");
+	for (size_t ni = 0; ni < 2; ni++)
+		for (size_t si = 0; si < 3; si++)
+			for (int drv = 0; drv < 2; drv++) {
+				long cnt[NOUT] = { 0 };
+				struct sim s = { .noise = noise[ni] / 100,
+						 .nch = sc[si].nch };
+
+				stats_rng_seed(&s.rng, 0x5ce7 + 100 * ni + si);
+				for (int k = 0; k < s.nch; k++) {
+					s.rel[k] = sc[si].rel[k] * noise[ni] / 100;
+					s.right[k] = sc[si].right[k];
+				}
+				for (int i = 0; i < n; i++) {
+					size_t found = 0;
+
+					three(&s, s.pos, s.nch);
+					cnt[drv ? new_driver(&s, runs, &found) :
+						  old_driver(&s, runs, &found)]++;
+				}
+				printf("%-6s %7.1f %-42s %6.1f%% %6.1f%% %8.1f%% %7.1f%%\n",
+				       drv ? "new" : "old", noise[ni], sc[si].name,
+				       100.0 * cnt[RIGHT] / n, 100.0 * cnt[WRONG] / n,
+				       100.0 * cnt[NOREPRO] / n, 100.0 * cnt[UNKNOWN] / n);
+				fflush(stdout);
+			}
+}
+
 int main(int argc, char **argv)
 {
 	int n = 500, runs = 5, opt;
@@ -303,5 +397,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rows(n, runs);
+	scenarios(n, runs);
 	return 0;
 }
