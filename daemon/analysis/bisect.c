@@ -65,3 +65,41 @@ bool bisect_is_bad(double delta_pct, double step_pct)
 		return false;
 	return step_pct < 0 ? delta_pct <= step_pct / 2 : delta_pct >= step_pct / 2;
 }
+
+enum bisect_call bisect_call(double lo, double hi, double step_pct, int dir)
+{
+	double a, b, line;
+
+	if (!isfinite(lo) || !isfinite(hi) || !isfinite(step_pct) ||
+	    (dir != 1 && dir != -1))
+		return BISECT_CALL_UNKNOWN;
+	/* In the step's direction: B is at +step, G at 0. */
+	a = dir * lo;
+	b = dir * hi;
+	if (a > b) {
+		double t = a;
+
+		a = b;
+		b = t;
+	}
+	line = dir * step_pct / 2;
+	if (!(line > 0))
+		return BISECT_CALL_UNKNOWN;
+	if (a > line)
+		return BISECT_CALL_BAD;
+	if (b < line)
+		return BISECT_CALL_GOOD;
+	return BISECT_CALL_UNKNOWN;
+}
+
+const char *bisect_call_str(enum bisect_call c)
+{
+	switch (c) {
+	case BISECT_CALL_GOOD:
+		return "good";
+	case BISECT_CALL_BAD:
+		return "bad";
+	default:
+		return "unknown";
+	}
+}

@@ -47,8 +47,31 @@ struct bisect_step bisect_next(const enum bisect_state *state, size_t n);
 /*
  * Whether a step's measured delta (%, vs G) counts as bad: at least half
  * the whole step @step_pct (B vs G) in the step's direction. A zero or
- * non-finite step makes nothing bad.
+ * non-finite step makes nothing bad. (The old rule: a point estimate
+ * against a step estimate that was selected for being significant;
+ * bisect_call() replaced it in the driver.)
  */
 bool bisect_is_bad(double delta_pct, double step_pct);
+
+/* A step's three-way decision. */
+enum bisect_call {
+	BISECT_CALL_UNKNOWN,	/* the CI straddles the line: more runs */
+	BISECT_CALL_GOOD,	/* like G */
+	BISECT_CALL_BAD,	/* like B */
+};
+
+/*
+ * The decision of a step measured against both ends in one experiment
+ * (G the control, the step's commit M, and B, fresh runs of each): M's
+ * delta vs G has the 95 % CI [@lo, @hi]; B's delta vs G, re-measured in
+ * the same experiment, is @step_pct. The line is half of it: M is bad
+ * when its whole CI lies past the line in the direction @dir (+1: the
+ * bad commit is higher; -1: lower), good when its whole CI lies short of
+ * it, else unknown. Unknown too when the re-measured step is not in
+ * direction @dir at all, or any input is not finite.
+ */
+enum bisect_call bisect_call(double lo, double hi, double step_pct, int dir);
+
+const char *bisect_call_str(enum bisect_call c);
 
 #endif

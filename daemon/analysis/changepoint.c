@@ -20,6 +20,15 @@ void cp_opts_default(struct cp_opts *o)
 	o->seed = 0xed1;
 }
 
+void cp_opts_track(struct cp_opts *o, int min_size, double max_p)
+{
+	cp_opts_default(o);
+	if (min_size > 0)
+		o->min_size = min_size;
+	if (max_p > 0)
+		o->max_p = max_p;
+}
+
 struct cpscan {
 	double *colL, *rowR;	/* scratch, m + 1 each */
 	double *perm;		/* scratch copy for permutations */

@@ -21,6 +21,9 @@
 #include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
+/* A midpoint's runs may grow to this many times the bisection's runs. */
+#define BISECT_MAX_RUNS_X 4
+
 /* What a running bisection needs to queue a step. */
 struct bisection {
 	int64_t id, base_id, key_id;
@@ -110,19 +113,27 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
  * Inside the caller's transaction. 0 or -1.
  */
 static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx,
-		      int64_t row_idx)
+		      int64_t row_idx, size_t ctrl)
 {
-	struct variant_spec v[2] = {
-		{ .name = "good", .is_control = true, .base_commit = b->commits[0] },
+	struct variant_spec v[3] = {
+		{ .name = ctrl ? "parent" : "good", .is_control = true,
+		  .base_commit = b->commits[ctrl] },
 		{ .name = "step", .base_commit = b->commits[idx] },
+		{ .name = "bad", .base_commit = b->commits[b->n - 1] },
 	};
+	/* A midpoint measures both ends again (fresh runs of G and B) and
+	 * may get runs up to BISECT_MAX_RUNS_X times its own while it is
+	 * unknown; the first step (B itself) is the two ends alone, the
+	 * culprit's confirmation its parent and itself. */
+	int mid = !ctrl && idx != b->n - 1;
 	struct experiment_spec e = {
 		.kind = "explicit", .base_id = b->base_id,
-		.base_commit = b->commits[0], .bench_json = b->bench,
+		.base_commit = b->commits[ctrl], .bench_json = b->bench,
 		.label = b->host_label[0] ? b->host_label : NULL,
 		.backend = b->backend[0] ? b->backend : NULL,
-		.runs = b->runs, .max_runs = 2 * b->runs, .variants = v,
-		.nvariants = 2, .submitter_key_id = b->key_id,
+		.runs = b->runs,
+		.max_runs = (mid ? BISECT_MAX_RUNS_X : 2) * b->runs, .variants = v,
+		.nvariants = mid ? 3 : 2, .submitter_key_id = b->key_id,
 	};
 	struct gitmirror_commit c;
 	char title[256];
@@ -242,7 +253,7 @@ static int insert_start(sqlite3 *w, const struct bisect_spec *s,
 	b->n = 2;
 	snprintf(b->host_label, sizeof(b->host_label), "%s", s->host_label ?: "");
 	snprintf(b->backend, sizeof(b->backend), "%s", s->backend ?: "");
-	if (queue_step(w, b, 1, -1))
+	if (queue_step(w, b, 1, -1, 0))
 		goto rollback;
 	if (db_commit(w))
 		return lab_fail_db(e, w);
@@ -400,6 +411,7 @@ struct outcome {
 	double delta, lo, hi, mde;
 	char verdict[32];
 	int runs;
+	double bad_delta;	/* B vs G in the same experiment (midpoints) */
 };
 
 /*
@@ -450,10 +462,21 @@ static void step_outcome(sqlite3 *db, int64_t exp, struct outcome *o)
 	sqlite3_stmt *st;
 
 	memset(o, 0, sizeof(*o));
-	o->delta = o->lo = o->hi = o->mde = NAN;
+	o->delta = o->lo = o->hi = o->mde = o->bad_delta = NAN;
 	variant_failure(db, exp, "good", why, sizeof(why));
 	if (why[0]) {
 		failure_text(o->fail, sizeof(o->fail), "the good commit failed", why);
+		return;
+	}
+	variant_failure(db, exp, "parent", why, sizeof(why));
+	if (why[0]) {
+		failure_text(o->fail, sizeof(o->fail), "the culprit's parent failed",
+			     why);
+		return;
+	}
+	variant_failure(db, exp, "bad", why, sizeof(why));
+	if (why[0]) {
+		failure_text(o->fail, sizeof(o->fail), "the bad commit failed", why);
 		return;
 	}
 	/* Only a reason the table marks "skip" (build) skips the commit like
@@ -491,6 +514,16 @@ static void step_outcome(sqlite3 *db, int64_t exp, struct outcome *o)
 	sqlite3_finalize(st);
 	if (!o->verdict[0] || !isfinite(o->delta))
 		snprintf(o->fail, sizeof(o->fail), "a step has no comparison");
+	st = db_prepare(db, "SELECT c.delta_pct FROM comparisons c JOIN variants v"
+			" ON v.id = c.variant_id WHERE c.experiment_id = ? AND"
+			" v.name = 'bad' ORDER BY c.id DESC LIMIT 1");
+	if (!st)
+		return;
+	sqlite3_bind_int64(st, 1, exp);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		o->bad_delta = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
 }
 
 static void bind_num(sqlite3_stmt *st, int i, double v)
@@ -513,7 +546,7 @@ static int record_step(sqlite3 *db, int64_t step, const struct outcome *o,
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, o->skipped ? "skipped" : "done", -1, SQLITE_STATIC);
-	if (!o->skipped)
+	if (!o->skipped && bad >= 0)
 		sqlite3_bind_int(st, 2, bad);
 	bind_num(st, 3, o->delta);
 	bind_num(st, 4, o->lo);
@@ -522,6 +555,29 @@ static int record_step(sqlite3 *db, int64_t step, const struct outcome *o,
 	sqlite3_bind_text(st, 7, o->verdict, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 8, o->runs);
 	sqlite3_bind_int64(st, 9, step);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+/* An unknown step that goes on: its figures so far, still running. */
+static int record_progress(sqlite3 *db, int64_t step, const struct outcome *o,
+			   int runs)
+{
+	sqlite3_stmt *st = db_prepare(db, "UPDATE bisection_steps SET state ="
+				      " 'running', bad = NULL, delta_pct = ?, ci_lo = ?,"
+				      " ci_hi = ?, mde_pct = ?, verdict = 'unknown',"
+				      " runs = ? WHERE id = ?");
+	int ok;
+
+	if (!st)
+		return -1;
+	bind_num(st, 1, o->delta);
+	bind_num(st, 2, o->lo);
+	bind_num(st, 3, o->hi);
+	bind_num(st, 4, o->mde);
+	sqlite3_bind_int(st, 5, runs);
+	sqlite3_bind_int64(st, 6, step);
 	ok = sqlite3_step(st) == SQLITE_DONE;
 	sqlite3_finalize(st);
 	return ok ? 0 : -1;
@@ -595,8 +651,12 @@ static int advance(sqlite3 *db, struct bisection *b)
 	free(s);
 	switch (r.result) {
 	case BISECT_TEST:
-		return queue_step(db, b, r.index, (int64_t)r.index);
+		return queue_step(db, b, r.index, (int64_t)r.index, 0);
 	case BISECT_FOUND:
+		/* Measured against G only: confirm it against its parent. */
+		if (r.index > 1)
+			return queue_step(db, b, r.index, (int64_t)r.index,
+					  r.index - 1);
 		rc = finish(db, b->id, "done", NULL, b->commits[r.index], &r);
 		break;
 	case BISECT_RANGE:
@@ -644,6 +704,72 @@ static int set_step_pct(sqlite3 *db, int64_t id, double pct)
 	return ok ? 0 : -1;
 }
 
+/*
+ * A midpoint's three-way decision (bisect_call: its CI against half the
+ * step re-measured in the same experiment, in the first step's
+ * direction). 1 bad, 0 good; -2 unknown with more runs queued (the step
+ * goes on); 2 unknown at the cap (the bisection failed, saying why); -1.
+ */
+static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
+		    int64_t step, size_t idx, const struct outcome *o)
+{
+	int dir = b->step_pct > 0 ? 1 : -1, rounds, added;
+	enum bisect_call c = bisect_call(o->lo, o->hi, o->bad_delta, dir);
+	char why[400];
+
+	if (c != BISECT_CALL_UNKNOWN)
+		return c == BISECT_CALL_BAD;
+	rounds = (int)db_int(db, 0, "SELECT coalesce(max(run_index) + 1, 0) FROM"
+			     " jobs WHERE experiment_id = ?", 1, exp);
+	/* Twice the runs, up to the experiment's max_runs. */
+	added = planner_extend(db, exp, rounds > 0 ? rounds : b->runs);
+	if (added < 0)
+		return -1;
+	if (added > 0) {
+		/* Shown while it runs: unknown so far (bad stays NULL). */
+		if (record_progress(db, step, o, rounds))
+			return -1;
+		return -2;
+	}
+	snprintf(why, sizeof(why), "unknown: commit %.12s (step %zu) is neither"
+		 " like good nor like bad after %d runs a side: delta %.3f %%,"
+		 " 95 %% CI [%.3f, %.3f] %%, against half the step re-measured"
+		 " with it (%.3f %% / 2); more runs, or a larger step, can"
+		 " decide it", b->commits[idx], idx, rounds, o->delta, o->lo,
+		 o->hi, o->bad_delta);
+	if (record_step(db, step, o, -1) ||
+	    finish(db, b->id, "failed", why, NULL, NULL))
+		return -1;
+	return 2;
+}
+
+/*
+ * The culprit against its own parent (its step measured it against G):
+ * a regression or improvement in the bisection's direction names it, and
+ * its delta is the one reported; else no culprit (the step may be spread
+ * over several commits, or be noise), saying so. 1 finished, or -1.
+ */
+static int confirm(sqlite3 *db, struct bisection *b, int64_t step, size_t idx,
+		   const struct outcome *o)
+{
+	int dir = b->step_pct > 0 ? 1 : -1;
+	int ok = !o->skipped && dir * o->delta > 0 &&
+		 (!strcmp(o->verdict, "regression") ||
+		  !strcmp(o->verdict, "improvement"));
+	char why[400];
+
+	if (record_step(db, step, o, ok))
+		return -1;
+	if (ok)
+		return finish(db, b->id, "done", NULL, b->commits[idx], NULL) ? -1 : 1;
+	snprintf(why, sizeof(why), "not confirmed: commit %.12s is bad against"
+		 " good but not against its parent (%s, delta %.3f %%, 95 %% CI"
+		 " [%.3f, %.3f] %%): the step may be spread over several commits,"
+		 " or be noise", b->commits[idx], o->skipped ? "its parent does"
+		 " not build" : o->verdict, o->delta, o->lo, o->hi);
+	return finish(db, b->id, "failed", why, NULL, NULL) ? -1 : 1;
+}
+
 /* Inside a transaction: record step @step of @b. 1: finished, 0 more, -1 */
 static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 		     int64_t step, size_t idx)
@@ -654,6 +780,11 @@ static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 	step_outcome(db, exp, &o);
 	if (o.fail[0])
 		return finish(db, b->id, "failed", o.fail, NULL, NULL) ? -1 : 1;
+	/* The commit's step is done already: this is its confirmation. */
+	if (db_int(db, 0, "SELECT count(*) FROM bisection_steps WHERE"
+		   " bisection_id = ? AND idx = ? AND state = 'done' AND id != ?",
+		   3, b->id, (int64_t)idx, step) > 0)
+		return confirm(db, b, step, idx, &o);
 	if (idx == b->n - 1) {
 		/* The endpoints: bad vs good is the step itself. */
 		if (o.skipped)
@@ -672,8 +803,12 @@ static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 			return -1;
 		bad = 1;
 	} else if (!o.skipped) {
-		bad = bisect_is_bad(o.delta, b->step_pct);
+		bad = midpoint(db, b, exp, step, idx, &o);
+		if (bad < 0)
+			return bad == -2 ? 0 : -1;
 	}
+	if (bad > 1)
+		return 1;	/* finished: unknown at the cap */
 	if (record_step(db, step, &o, bad))
 		return -1;
 	return advance(db, b);

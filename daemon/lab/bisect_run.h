@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Bisection driver: the first-parent history good..bad of a git base is
- * bisected by experiments. Each step is one interleaved experiment of two
- * variants, "good" (the good commit, the control) and "step" (the commit
- * under test), through the usual planner and MDE-aware verdict. The first
- * step measures the bad commit itself: its delta is the step that the
- * others are held against (a commit is bad when its delta is at least
- * half the step in the step's direction, analysis/bisect.h). A step whose
- * "step" variant fails with reason `build` is skipped, like `git bisect
- * skip`. The next commit and the stop rule are bisect_next()'s.
+ * bisected by experiments, through the usual planner and verdict. The
+ * first step is an interleaved experiment of "good" (the good commit, the
+ * control) and "step" (the bad commit): unless it is a regression or an
+ * improvement the step did not reproduce and the bisection fails saying
+ * so (mailing no one); its sign is the bisection's direction. Every
+ * other step is one experiment of three variants, "good", "step" (the
+ * commit under test) and "bad" (fresh runs of both ends, so the step is
+ * re-measured each time rather than reusing the first, significance-
+ * selected, estimate), decided three ways by bisect_call()
+ * (analysis/bisect.h): bad when the step's 95 % CI vs good lies past half
+ * the re-measured step, good when it lies short of it, else unknown.
+ * An unknown step gets twice its runs, up to 4x the bisection's runs;
+ * still unknown there, the bisection fails with the figures (no culprit
+ * is guessed). A step whose "step" variant fails with reason `build` is
+ * skipped, like `git bisect skip`. The next commit and the stop rule are
+ * bisect_next()'s.
  *
  * On a culprit, bisect_notify_culprit() (bisect_report.h) raises the report.
  */

@@ -4,6 +4,7 @@
  * series.h (how they are shown: series_json.h).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "common/metric_defs.h"
 #include "daemon/analysis/changepoint.h"
+#include "daemon/analysis/cp_track.h"
 #include "daemon/analysis/series_import.h"
 #include "daemon/lab/alerts.h"
 #include "daemon/lab/planner.h"
@@ -98,14 +100,18 @@ static int64_t store_cp(sqlite3 *db, int64_t sid, int64_t pid, int64_t t,
 	return id;
 }
 
-/* A stored change point's new state and figures from this run. */
+/*
+ * A stored change point's new state, and, when this run found it, its
+ * location (@pid, @t: where the current detection puts it) and figures.
+ */
 static int update_cp(sqlite3 *db, int64_t id, const char *state,
-		     const struct cp *c)
+		     const struct cp *c, int64_t pid, int64_t t)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"UPDATE change_points SET state = ?, mean_before = COALESCE(?,"
 		" mean_before), mean_after = COALESCE(?, mean_after), delta_pct ="
-		" COALESCE(?, delta_pct), p_value = COALESCE(?, p_value) WHERE id = ?");
+		" COALESCE(?, delta_pct), p_value = COALESCE(?, p_value), point_id ="
+		" COALESCE(?, point_id), t = COALESCE(?, t) WHERE id = ?");
 	int ok;
 
 	if (!st)
@@ -117,8 +123,10 @@ static int update_cp(sqlite3 *db, int64_t id, const char *state,
 		if (isfinite(c->delta_pct))
 			sqlite3_bind_double(st, 4, c->delta_pct);
 		sqlite3_bind_double(st, 5, c->p);
+		sqlite3_bind_int64(st, 6, pid);
+		sqlite3_bind_int64(st, 7, t);
 	}
-	sqlite3_bind_int64(st, 6, id);
+	sqlite3_bind_int64(st, 8, id);
 	ok = sqlite3_step(st) == SQLITE_DONE;
 	sqlite3_finalize(st);
 	return ok ? 0 : -1;
@@ -141,8 +149,9 @@ static void spoints_free(struct spoints *p)
 static int load_points(sqlite3 *db, int64_t sid, struct spoints *p)
 {
 	sqlite3_stmt *st = db_prepare(db,
-		"SELECT id, t, value FROM series_points WHERE series_id = ?"
-		" ORDER BY t, id LIMIT 200000");
+		"SELECT sp.id, sp.t, sp.value FROM series_points sp"
+		SERIES_POINTS_JOIN " WHERE sp.series_id = ? ORDER BY"
+		SERIES_POINTS_ORDER " LIMIT 200000");
 	size_t cap = 0;
 	int ret = -1;
 
@@ -208,71 +217,121 @@ static int is_worse(const char *metric, const struct cp *c)
 	return higher_is_worse(metric) ? c->delta_pct > 0 : c->delta_pct < 0;
 }
 
+static const char *const cp_state_name[] = {
+	[CP_CANDIDATE] = "candidate",
+	[CP_CONFIRMED] = "confirmed",
+	[CP_RETRACTED] = "retracted",
+};
+
+static enum cp_state cp_state_of(const char *s)
+{
+	return !strcmp(s, "confirmed") ? CP_CONFIRMED :
+	       !strcmp(s, "candidate") ? CP_CANDIDATE : CP_RETRACTED;
+}
+
+struct srows {
+	int64_t *id;
+	struct cp_row *r;
+	size_t n;
+};
+
+/* The stored change points of @sid at their point's index in @p. */
+static int load_rows(sqlite3 *db, int64_t sid, const struct spoints *p,
+		     struct srows *rows)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, point_id, state FROM"
+				      " change_points WHERE series_id = ? ORDER BY id");
+	size_t cap = 0;
+	int ret = -1;
+
+	memset(rows, 0, sizeof(*rows));
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, sid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t pid = sqlite3_column_int64(st, 1);
+		long idx = -1;
+
+		for (size_t i = 0; i < p->n && idx < 0; i++)
+			if (p->ids[i] == pid)
+				idx = (long)i;
+		if (rows->n == cap) {
+			int64_t *i;
+			struct cp_row *r;
+
+			cap = cap ? 2 * cap : 16;
+			i = realloc(rows->id, cap * sizeof(*i));
+			if (i)
+				rows->id = i;
+			r = realloc(rows->r, cap * sizeof(*r));
+			if (r)
+				rows->r = r;
+			if (!i || !r)
+				goto out;
+		}
+		rows->id[rows->n] = sqlite3_column_int64(st, 0);
+		/* A row whose point is gone can match nothing: retracted. */
+		rows->r[rows->n++] = (struct cp_row){
+			.index = idx < 0 ? SIZE_MAX / 2 : (size_t)idx,
+			.state = idx < 0 ? CP_RETRACTED :
+				 cp_state_of((const char *)sqlite3_column_text(st, 2)),
+		};
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
 /*
  * Stored change points against this run (@cur) and the run before the
- * last point (@prev): gone ones are retracted; one found by both runs is
- * confirmed (and alerts when it makes the metric worse); new ones are
- * stored as candidates (or confirmed when @prev had them too). Inside a
- * transaction; @alert gets the ids to alert on. Returns new rows or -1.
+ * last point (@prev), by cp_track_reconcile(): rows move to the current
+ * detection's location, gone ones are retracted, new ones are stored.
+ * Inside a transaction; @alert gets the ids of rows just confirmed that
+ * make the metric worse. Returns new rows or -1.
  */
 static int reconcile(sqlite3 *db, int64_t sid, const struct spoints *p,
 		     const struct cp *cur, int k, const struct cp *prev,
 		     int kp, const struct cp_opts *o, int64_t *alert,
 		     size_t *nalert, time_t now)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT id, point_id, state FROM"
-				      " change_points WHERE series_id = ?");
-	size_t min = (size_t)o->min_size;
-	unsigned char *seen = calloc((size_t)k + 1, 1);
-	int fresh = 0, ret = -1;
+	unsigned char *fresh = calloc((size_t)k + 1, 1);
+	struct srows rows;
+	int nfresh = 0, ret = -1;
 
-	if (!st || !seen)
+	if (load_rows(db, sid, p, &rows) || !fresh)
 		goto out;
-	sqlite3_bind_int64(st, 1, sid);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		int64_t pid = sqlite3_column_int64(st, 1);
-		const char *was = (const char *)sqlite3_column_text(st, 2);
-		const char *now_state;
-		long c = -1, idx = -1;
+	cp_track_reconcile(rows.r, rows.n, cur, (size_t)k, prev, (size_t)kp,
+			   (size_t)o->min_size, fresh);
+	for (size_t i = 0; i < rows.n; i++) {
+		const struct cp_row *r = &rows.r[i];
+		const struct cp *c = r->match >= 0 ? &cur[r->match] : NULL;
 
-		for (size_t i = 0; i < p->n && idx < 0; i++)
-			if (p->ids[i] == pid)
-				idx = (long)i;
-		if (idx >= 0)
-			c = cp_find(cur, (size_t)k, (size_t)idx, min);
-		if (c < 0) {
-			now_state = "retracted";
-		} else {
-			seen[c] = 1;
-			now_state = !strcmp(was, "confirmed") ||
-						    cp_find(prev, (size_t)kp, cur[c].index, min) >= 0 ?
-					    "confirmed" : "candidate";
-		}
-		if (update_cp(db, id, now_state, c >= 0 ? &cur[c] : NULL))
+		if (update_cp(db, rows.id[i], cp_state_name[r->state], c,
+			      c ? p->ids[c->index] : 0, c ? p->ts[c->index] : 0))
 			goto out;
-		if (c >= 0 && strcmp(was, "confirmed") &&
-		    !strcmp(now_state, "confirmed") && is_worse(p->metric, &cur[c]))
-			alert[(*nalert)++] = id;
+		if (r->promoted && is_worse(p->metric, c))
+			alert[(*nalert)++] = rows.id[i];
 	}
 	for (int c = 0; c < k; c++) {
-		int confirmed = cp_find(prev, (size_t)kp, cur[c].index, min) >= 0;
+		enum cp_state s = (enum cp_state)(fresh[c] - 1);
 		int64_t id;
 
-		if (seen[c])
+		if (!fresh[c])
 			continue;
 		id = store_cp(db, sid, p->ids[cur[c].index], p->ts[cur[c].index],
-			      &cur[c], confirmed ? "confirmed" : "candidate", now);
+			      &cur[c], cp_state_name[s], now);
 		if (id < 0)
 			goto out;
-		fresh++;
-		if (confirmed && is_worse(p->metric, &cur[c]))
+		nfresh++;
+		if (s == CP_CONFIRMED && is_worse(p->metric, &cur[c]))
 			alert[(*nalert)++] = id;
 	}
-	ret = fresh;
+	ret = nfresh;
 out:
-	sqlite3_finalize(st);
-	free(seen);
+	free(rows.id);
+	free(rows.r);
+	free(fresh);
 	return ret;
 }
 

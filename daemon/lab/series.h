@@ -18,6 +18,19 @@
 #include "daemon/store/conn.h"
 #include "daemon/lab/status.h"
 
+/*
+ * The order of a series' points (SQL over series_points AS sp): a track's
+ * points in first-parent order, the order the track queued its commits
+ * (track_points.id: each poll queues the ref's new first-parent commits
+ * oldest first), not by committer time, which rebased or back-dated
+ * commits misorder; other series by t. FROM ... SERIES_POINTS_JOIN
+ * ... ORDER BY SERIES_POINTS_ORDER.
+ */
+#define SERIES_POINTS_JOIN \
+	" LEFT JOIN track_points tp_o ON tp_o.experiment_id = sp.experiment_id" \
+	" AND tp_o.point_id = sp.id"
+#define SERIES_POINTS_ORDER " tp_o.id, sp.t, sp.id"
+
 /* Series id for (name, metric), created if missing; -1 on error. */
 int64_t series_get_or_create(store_conn *db, const char *name, const char *metric,
 			     int64_t host_id, int64_t baseline_id);

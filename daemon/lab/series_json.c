@@ -2,6 +2,7 @@
 /*
  * Series and baselines as JSON; see series_json.h.
  */
+#include "daemon/lab/series.h"
 #include "daemon/lab/series_json.h"
 #include "daemon/store/json.h"
 #include "daemon/store/sql.h"
@@ -81,8 +82,10 @@ json_t *series_json(sqlite3 *db, int64_t id, bool pairs)
 		json_object_set_new(s, "points", point_pairs(db, id));
 	else
 		json_object_set_new(s, "points", rows_for(db,
-			"SELECT id, t, value, label, run_id, experiment_id FROM"
-			" series_points WHERE series_id = ? ORDER BY t, id", id));
+			"SELECT sp.id AS id, sp.t AS t, sp.value AS value, sp.label"
+			" AS label, sp.run_id AS run_id, sp.experiment_id AS"
+			" experiment_id FROM series_points sp" SERIES_POINTS_JOIN
+			" WHERE sp.series_id = ? ORDER BY" SERIES_POINTS_ORDER, id));
 	json_object_set_new(s, "change_points", rows_for(db,
 		"SELECT c.id, c.point_id, c.t, p.label, c.mean_before, c.mean_after,"
 		" c.delta_pct, c.p_value, c.detected_at, c.state FROM change_points c"

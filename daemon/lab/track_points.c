@@ -143,8 +143,10 @@ fail:
 static int cp_commits(sqlite3 *db, int64_t sid, int64_t point_id, char *good,
 		      char *bad)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT id, coalesce(label, '') FROM"
-				      " series_points WHERE series_id = ? ORDER BY t, id");
+	sqlite3_stmt *st = db_prepare(db, "SELECT sp.id, coalesce(sp.label, '')"
+				      " FROM series_points sp" SERIES_POINTS_JOIN
+				      " WHERE sp.series_id = ? ORDER BY"
+				      SERIES_POINTS_ORDER);
 	char prev[41] = "";
 	int found = 0;
 
@@ -279,9 +281,7 @@ static void track_point_done(sqlite3 *db, int64_t exp)
 			(long long)exp);
 		return;
 	}
-	cp_opts_default(&o);
-	o.min_size = p.min_size > 0 ? p.min_size : 3;
-	o.max_p = p.max_p > 0 ? p.max_p : 0.05;
+	cp_opts_track(&o, p.min_size, p.max_p);
 	if (series_detect_opts(db, sid, &o, time(NULL)) < 0)
 		fprintf(stderr, "perflabd: change points of track %s failed\n", p.label);
 	/* Bisections start on the bisect worker (their git off the lock). */
@@ -387,8 +387,9 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 
 	if (!o)
 		return NULL;
-	/* Points in the series' order; measured points first come unmeasured
-	 * ones (queued, running, failed) in the order they were queued. */
+	/* Points in the series' order (first-parent: the order they were
+	 * queued, series.h); after the measured points come unmeasured
+	 * ones (queued, running, failed). */
 	pts = query_json(db, "SELECT json_object('commit', tp.commit_sha, 'subject',"
 			 " tp.subject, 'author', tp.author, 't', coalesce(sp.t,"
 			 " tp.committed_at), 'value', sp.value, 'experiment_id',"
@@ -396,7 +397,7 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 			 " FROM track_points tp LEFT JOIN series_points sp ON"
 			 " sp.id = tp.point_id LEFT JOIN experiments e ON"
 			 " e.id = tp.experiment_id WHERE tp.track_id = ?"
-			 " ORDER BY tp.point_id IS NULL, sp.t, sp.id, tp.id", id, 1);
+			 " ORDER BY tp.point_id IS NULL, tp.id", id, 1);
 	json_object_set_new(o, "change_points", change_points(db,
 		json_integer_value(json_object_get(o, "series_id")), pts));
 	json_object_set_new(o, "points", pts);
@@ -418,8 +419,8 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 	" change_points WHERE series_id = t.series_id AND state != 'retracted')," \
 	" '$.last', json((SELECT json_object('commit', tp.commit_sha, 'value'," \
 	" sp.value, 't', sp.t) FROM track_points tp JOIN series_points sp ON" \
-	" sp.id = tp.point_id WHERE tp.track_id = t.id ORDER BY sp.t DESC," \
-	" sp.id DESC LIMIT 1)))"
+	" sp.id = tp.point_id WHERE tp.track_id = t.id ORDER BY tp.id DESC" \
+	" LIMIT 1)))"
 
 json_t *tracks_list_json(sqlite3 *db)
 {

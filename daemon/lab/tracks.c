@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/analysis/changepoint.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/fetcher.h"
 #include "daemon/lab/gitmirror.h"
@@ -535,6 +536,7 @@ void tracks_poll_due(sqlite3 *db, int interval, time_t now)
 static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
 			const char *ref, int64_t *id, struct lab_err *e)
 {
+	struct cp_opts o;
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO tracks (label, base_id, ref,"
 				      " host_label, backend, bench, runs, every_commits,"
 				      " every_seconds, cp_min_size, cp_max_p, created_by,"
@@ -555,8 +557,9 @@ static int insert_track(sqlite3 *db, const struct track_spec *s, int64_t base,
 	sqlite3_bind_int(st, 7, s->runs);
 	sqlite3_bind_int(st, 8, s->every_commits);
 	sqlite3_bind_int(st, 9, s->every_seconds);
-	sqlite3_bind_int(st, 10, s->min_size > 0 ? s->min_size : 3);
-	sqlite3_bind_double(st, 11, s->max_p > 0 ? s->max_p : 0.05);
+	cp_opts_track(&o, s->min_size, s->max_p);
+	sqlite3_bind_int(st, 10, o.min_size);
+	sqlite3_bind_double(st, 11, o.max_p);
 	sqlite3_bind_int64(st, 12, s->key_id);
 	sqlite3_bind_int64(st, 13, (int64_t)time(NULL));
 	rc = sqlite3_step(st);

@@ -36,8 +36,8 @@ struct track_spec {
 	int runs;
 	int every_commits;	/* 1: every commit; N: every Nth; 0: schedule */
 	int every_seconds;	/* schedule: the newest head at most this often */
-	int min_size;		/* change-point segment size (default 3) */
-	double max_p;		/* change-point p (default 0.05) */
+	int min_size;		/* change-point segment size (0: default) */
+	double max_p;		/* change-point p (0: default); cp_opts_track() */
 	int64_t key_id;
 };
 

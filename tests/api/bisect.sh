@@ -3,7 +3,8 @@
 # (c0 .. c10, IOPS 10 % lower from c7 on) with a simulated runner that
 # answers by commit. With c5 failing to build, the bisection measures
 # c10 against c0 first (the step), skips c5 and ends at exactly c7 with
-# its verdict, delta, subject and author; every step is listed in order.
+# its verdict, delta, subject and author; every step is listed in order,
+# the last one c7 confirmed against its parent c6 (the delta reported).
 # With c5 and c6 broken it ends without culprit: the first bad commit is
 # one of c5..c7 (skipped list and range). A good commit that does not
 # build (here with the bad one: the step's experiment fails outright)
@@ -98,11 +99,15 @@ check "$(jq -r '.steps[0].commit' <<<"$body")" = "${C[10]}" "first step: the bad
 check "$(jq -r '.step_pct < -8 and .step_pct > -12' <<<"$body")" = true "step about -10 %"
 check "$(jq -r "[.steps[] | select(.commit == \"${C[5]}\")][0].state" <<<"$body")" = skipped "c5 skipped"
 check "$(jq -r "[.steps[] | select(.state == \"skipped\")] | length" <<<"$body")" -eq 1 "one skip"
-check "$(jq -r '([.steps[].commit] | unique | length) == (.steps | length)' <<<"$body")" = true "no commit twice"
+# The last step is the culprit again, against its own parent (c6).
+check "$(jq -r '.steps[-1].commit' <<<"$body")" = "${C[7]}" "confirmation of c7 last"
+check "$(jq -r '([.steps[:-1][].commit] | unique | length) == (.steps | length) - 1' <<<"$body")" = true "no commit twice"
+check "$(sql "SELECT v.base_commit FROM bisection_steps s JOIN variants v ON v.experiment_id = s.experiment_id AND v.name = 'parent' WHERE s.bisection_id = $B ORDER BY s.id DESC LIMIT 1")" = "${C[6]}" "confirmed against its parent c6"
+check "$(jq -r '.culprit.delta_pct < -8 and .culprit.delta_pct > -12' <<<"$body")" = true "culprit delta vs its parent about -10 %"
 for s in $(jq -r '.steps[] | select(.state == "done") | .commit' <<<"$body"); do
 	i=$(for k in $(seq 0 10); do [ "${C[$k]}" = "$s" ] && echo $k; done)
 	want=false; [ "$i" -ge 7 ] && want=true
-	check "$(jq -r ".steps[] | select(.commit == \"$s\") | .bad" <<<"$body")" = $want "c$i bad=$want"
+	check "$(jq -r "[.steps[] | select(.commit == \"$s\") | .bad] | unique | join(\" \")" <<<"$body")" = $want "c$i bad=$want"
 done
 check "$(api GET /api/v1/bisections "$SUB" | jq -r ".bisections[0].culprit")" = "${C[7]}" "listed"
 check "$(sql "SELECT count(DISTINCT coalesce(e.submitter_key_id, 0)) FROM bisection_steps s JOIN experiments e ON e.id = s.experiment_id WHERE s.bisection_id = $B")" -eq 1 "one submitter"

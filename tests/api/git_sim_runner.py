@@ -8,7 +8,9 @@ a perflab-bench result whose IOPS are VALUE of that commit (default
 
 usage: git_sim_runner.py URL RUNNER_KEY HOST LABEL SPEC.json
 SPEC: {"values": {"<sha>": iops, ...}, "default": 100000, "broken": [sha],
-       "failing": {"<sha>": "boot"}}
+       "failing": {"<sha>": "boot"}, "alternate": {"<sha>": [iops, ...]}}
+("failing": that commit's jobs fail with the reason; "alternate": that
+commit's runs take the listed values in turn.)
 Runs until killed; prints one line per job to stdout."""
 import json
 import random
@@ -58,6 +60,7 @@ def bench(iops, rng):
 
 
 rng = random.Random(11)
+turns = {}
 call("/api/v1/hosts/register",
      {"name": host, "labels": [label], "backend": "local",
       "facts": {"cpu_model": "sim", "cpus": 1, "mem_bytes": 1 << 30,
@@ -84,6 +87,10 @@ while True:
         print("job %d %s %s failed" % (job["job_id"], commit[:12], why), flush=True)
         continue
     iops = spec.get("values", {}).get(commit, spec.get("default", 100000))
+    alt = spec.get("alternate", {}).get(commit)
+    if alt:
+        iops = alt[turns.get(commit, 0) % len(alt)]
+        turns[commit] = turns.get(commit, 0) + 1
     call("/api/v1/jobs/%d/result" % job["job_id"],
          {"lease": job["lease"], "bench": bench(iops, rng),
           "build": {"cache_key": "sim-" + commit[:12], "cached": True,

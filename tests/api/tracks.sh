@@ -4,7 +4,9 @@
 # build). The track is created on c0 (its first point), a push of c1..c32
 # is polled and every 4th commit is queued (c4 .. c32); each finished
 # experiment is a point of series "track:<label>" labelled with its commit
-# (subject and author in the track). Change-point detection finds the step
+# (subject and author in the track). Change-point detection (nine points:
+# the track asks for segments of 3 and p 0.05; the defaults, 5 and 0.001,
+# need more points than that) finds the step
 # between c16 and c20, confirms it on the next point, and starts a
 # bisection of c16..c20 on its own, which skips c18 and ends at exactly
 # c17. A poll without new commits queues nothing; the push hook polls the
@@ -23,7 +25,8 @@ api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/
 expect_status 201 "git base"
 
 trk() { jq -n --arg base "${1:-g}" --arg l "${2:-nightly}" --argjson every "${3:-{\"commits\":4\}}" \
-	'{base:$base, label:$l, runs:1, every:$every, bench:{runtime:6, warmup:1}}'; }
+	'{base:$base, label:$l, runs:1, every:$every, bench:{runtime:6, warmup:1},
+	  detect:{min_size:3, max_p:0.05}}'; }
 
 api POST /api/v1/tracks "$ADM" "$(trk linux-6.1)" >/dev/null
 expect_status 422 "track of a tarball base"
