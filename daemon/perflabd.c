@@ -45,6 +45,7 @@ static void usage(FILE *f)
 		"                [--git-fetch-interval SECONDS]\n"
 		"                [--git-fetch-timeout SECONDS]\n"
 		"                [--delivery-timeout SECONDS]\n"
+		"                [--retention-days N]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -396,6 +397,7 @@ int main(int argc, char **argv)
 		{ "git-fetch-interval", required_argument, NULL, 'n' },
 		{ "git-fetch-timeout", required_argument, NULL, 't' },
 		{ "delivery-timeout", required_argument, NULL, 'D' },
+		{ "retention-days", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -491,6 +493,15 @@ int main(int argc, char **argv)
 				return fprintf(stderr, "perflabd: bad"
 					       " --delivery-timeout (seconds)\n"), 2;
 			break;
+		case 'r': {
+			int days;
+
+			if (parse_int(optarg, 0, 36500, &days))
+				return fprintf(stderr, "perflabd: bad --retention-days"
+					       " (days, 0 = keep every detail)\n"), 2;
+			cfg.retention_s = (int64_t)days * 86400;
+			break;
+		}
 		case 'Q':
 			if (parse_int(optarg, 0, 1000000, &cfg.max_queued_runs))
 				return fprintf(stderr, "perflabd: bad --max-queued-runs"

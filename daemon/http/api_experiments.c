@@ -245,6 +245,32 @@ int api_experiment_cancel(struct http_req *req, struct http_resp *resp)
 					     "state", "cancelled"));
 }
 
+/* PATCH {"pinned": true|false}: an admin keeps an experiment whole. */
+int api_experiment_patch(struct http_req *req, struct http_resp *resp)
+{
+	static const char *const keys[] = { "pinned", NULL };
+	int64_t id = http_param_id(req, "id");
+	struct lab_err e;
+	json_t *body, *p;
+	int ret;
+
+	if (id < 0)
+		return http_error(resp, 404, "no such experiment");
+	body = http_json_body_keys(req, resp, keys);
+	if (!body)
+		return 0;
+	p = json_object_get(body, "pinned");
+	if (!json_is_boolean(p))
+		ret = http_error(resp, 400, "\"pinned\" (true or false) is required");
+	else if (experiments_set_pinned(req->db, id, json_is_true(p), &e))
+		ret = http_lab_error(resp, &e);
+	else
+		ret = http_json(resp, 200, json_pack("{s:I,s:b}", "id", (json_int_t)id,
+						     "pinned", json_is_true(p)));
+	json_decref(body);
+	return ret;
+}
+
 static int reply_log(struct http_resp *resp, char *text, size_t len,
 		     const struct lab_err *e)
 {

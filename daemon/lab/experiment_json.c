@@ -114,7 +114,9 @@ static json_t *experiment_row(sqlite3 *db, int64_t id)
 		" CASE WHEN e.runs_per_boot > 0 THEN 'true' ELSE 'false' END AS toggle_json,"
 		" e.runs_per_boot,"
 		" CASE WHEN e.analysis_pending THEN 'true' ELSE 'false' END"
-		" AS analysis_pending_json"
+		" AS analysis_pending_json,"
+		" CASE WHEN e.pinned THEN 'true' ELSE 'false' END AS pinned_json,"
+		" e.compacted_at"
 		" FROM experiments e JOIN bases b ON b.id = e.base_id"
 		" LEFT JOIN hosts h ON h.id = e.host_id"
 		" LEFT JOIN api_keys k ON k.id = e.submitter_key_id WHERE e.id = ?");
@@ -191,7 +193,7 @@ static json_t *runs_json(sqlite3 *db, int64_t id)
 		" CASE WHEN bu.cached THEN 'true' WHEN bu.cached = 0 THEN 'false' END"
 		" AS \"build.cached_json\", bu.seconds AS \"build.seconds\","
 		" (SELECT total FROM profiles p WHERE p.run_id = r.id) AS profile_samples,"
-		" r.created_at FROM runs r JOIN variants v ON v.id = r.variant_id"
+		" r.compacted_at, r.created_at FROM runs r JOIN variants v ON v.id = r.variant_id"
 		" JOIN hosts h ON h.id = r.host_id LEFT JOIN builds bu ON bu.id = r.build_id"
 		" WHERE r.experiment_id = ? ORDER BY r.id", id);
 	attach(db, a, "samples",
