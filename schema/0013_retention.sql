@@ -67,3 +67,6 @@ END;
 CREATE TRIGGER jobs_count_delete AFTER DELETE ON jobs BEGIN
 	UPDATE state_counts SET n = n - 1 WHERE tbl = 'jobs' AND state = OLD.state;
 END;
+-- Keyset pages of the alert list filtered by state or kind.
+CREATE INDEX alerts_state_id ON alerts(state, id);
+CREATE INDEX alerts_kind_id ON alerts(kind, id);

@@ -186,6 +186,7 @@ int api_experiments_list(struct http_req *req, struct http_resp *resp)
 	long long bid = before ? strtoll(before, &bend, 10) : 0;
 	uint64_t gen = db_pool_generation(&req->srv->pool);
 	uint64_t h = 0xcbf29ce484222325ull;
+	int64_t next;
 	char key[128];
 	json_t *a;
 
@@ -201,8 +202,9 @@ int api_experiments_list(struct http_req *req, struct http_resp *resp)
 		h = (h ^ (unsigned char)key[i]) * 0x100000001b3ull;
 	if (from_cache(req, resp, CACHE_EXPERIMENT_LIST, (int64_t)h, gen))
 		return 0;
-	a = experiments_list_json(req->db, state, (int)limit, bid);
-	if (!a || http_json(resp, 200, json_pack("{s:o}", "experiments", a)))
+	a = experiments_list_json(req->db, state, (int)limit, bid, &next);
+	if (!a || http_json(resp, 200, json_pack("{s:o,s:o}", "experiments", a,
+			     "next", next ? json_integer(next) : json_null())))
 		return -1;
 	cache_put(&req->srv->cache, CACHE_EXPERIMENT_LIST, (int64_t)h, gen, resp->body,
 		  resp->len);
