@@ -179,13 +179,18 @@ for ev in $(sql "SELECT id FROM job_events WHERE event = 'failed' ORDER BY id");
 		grep -a -m2 -E '^[a-z]|Kernel panic - not syncing' | sed 's/^/    /'
 done
 echo "--- runs"
+# A run's values are rows of run_metrics (schema 0007), by metric name.
 sql "SELECT r.id, v.name, 'run ' || r.run_index, 'attempt ' || r.attempt,
-	r.kernel, printf('%.0f IOPS', r.mean) FROM runs r JOIN variants v
-	ON v.id = r.variant_id ORDER BY r.id"
+	r.kernel, printf('%.0f IOPS', m.value) FROM runs r JOIN variants v
+	ON v.id = r.variant_id LEFT JOIN run_metrics m ON m.run_id = r.id AND
+	m.metric = 'iops' ORDER BY r.id"
 
 [ "$e1_state" = done ] || fail "base/canary experiment ended '$e1_state'"
 check "$(sql "SELECT count(*) FROM runs WHERE experiment_id = $E1")" -eq 4 \
 	"runs of the base/canary experiment"
+check "$(sql "SELECT count(*) FROM runs r JOIN run_metrics m ON m.run_id = r.id
+	AND m.metric = 'iops' WHERE r.experiment_id = $E1 AND m.value > 0")" -eq 4 \
+	"every run of the base/canary experiment has its IOPS"
 check "$(sql "SELECT count(DISTINCT variant_id || '/' || run_index) FROM runs
 	WHERE experiment_id = $E1")" -eq 4 "one run per (variant, run index)"
 check "$(sql "SELECT count(*) FROM runs WHERE experiment_id = $E1 AND
