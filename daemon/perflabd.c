@@ -7,6 +7,9 @@
  *            [--max-queued-runs N] [--trusted-proxy ADDR[,ADDR]]...
  *   perflabd [--db FILE] key create|list|revoke ...
  *   perflabd [--db FILE] migrate
+ *   perflabd [--db FILE] backup FILE [--pages-per-second N]
+ *   perflabd [--db FILE] check [FILE]
+ *   perflabd [--db FILE] restore BACKUP
  *
  * --db may stand before the subcommand, like every global option, or
  * after it; the subcommand's own --db wins.
@@ -20,6 +23,7 @@
 #include "daemon/http/server.h"
 #include "daemon/lab/apikeys.h"
 #include "daemon/lab/worker.h"
+#include "daemon/store/backup.h"
 #include "daemon/store/db.h"
 
 static void usage(FILE *f)
@@ -41,11 +45,26 @@ static void usage(FILE *f)
 		"                [--git-fetch-interval SECONDS]\n"
 		"                [--git-fetch-timeout SECONDS]\n"
 		"                [--delivery-timeout SECONDS]\n"
+		"                [--retention-days N]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
 		"       perflabd [--db FILE] migrate\n"
+		"       perflabd [--db FILE] backup FILE [--pages-per-second N]\n"
+		"       perflabd [--db FILE] check [FILE]\n"
+		"       perflabd [--db FILE] restore BACKUP\n"
 		"       (the subcommands also take --db FILE after their words)\n");
+}
+
+static int parse_int(const char *s, int min, int max, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < min || v > max)
+		return -1;
+	*out = (int)v;
+	return 0;
 }
 
 static store_conn *open_migrated(const char *path)
@@ -188,16 +207,126 @@ static int cmd_migrate(int argc, char **argv, const char *path)
 }
 
 /*
- * perflabd [--db FILE] key|migrate ...: of the global options only --db
+ * backup FILE [--pages-per-second N] | check [FILE] | restore BACKUP,
+ * each with --db FILE anywhere among its words: the one FILE word in
+ * *@file, the rate in *@rate (backup only). 0 or -1 (usage).
+ */
+static int db_cmd_args(int argc, char **argv, const char **path,
+		       const char **file, int *rate)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--db") && i + 1 < argc)
+			*path = argv[++i];
+		else if (rate && !strcmp(argv[i], "--pages-per-second") &&
+			 i + 1 < argc) {
+			if (parse_int(argv[++i], 0, 1 << 30, rate))
+				return -1;
+		} else if (!*file && argv[i][0] != '-')
+			*file = argv[i];
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static void backup_progress(void *arg, int done, int total)
+{
+	(void)arg;
+	fprintf(stderr, "perflabd: backup: %d/%d pages\n", done, total);
+}
+
+static void print_problem(void *arg, const char *problem)
+{
+	fprintf(arg, "%s\n", problem);
+}
+
+/* perflabd backup FILE: a consistent copy while perflabd serves. */
+static int cmd_backup(int argc, char **argv, const char *path)
+{
+	struct db_backup_opts o = { .progress = backup_progress };
+	const char *file = NULL;
+	char err[1024];
+
+	if (db_cmd_args(argc, argv, &path, &file, &o.pages_per_second) || !file)
+		return usage(stderr), 2;
+	if (db_backup_file(path, file, &o, err, sizeof(err))) {
+		fprintf(stderr, "perflabd: %s\n", err);
+		return 1;
+	}
+	printf("%s: backup of %s\n", file, path);
+	return 0;
+}
+
+/* perflabd check [FILE]: integrity and foreign keys; 1 on any problem. */
+static int cmd_check(int argc, char **argv, const char *path)
+{
+	const char *file = NULL;
+	char err[1024];
+	int n, v = 0;
+
+	if (db_cmd_args(argc, argv, &path, &file, NULL))
+		return usage(stderr), 2;
+	if (file)
+		path = file;
+	n = db_check_path(path, 0, print_problem, stdout, &v, err, sizeof(err));
+	if (n < 0) {
+		fprintf(stderr, "perflabd: %s\n", err);
+		return 1;
+	}
+	if (n > 0) {
+		printf("%s: %d problem%s\n", path, n, n == 1 ? "" : "s");
+		return 1;
+	}
+	printf("%s: ok (schema version %d, integrity and foreign keys)\n",
+	       path, v);
+	return 0;
+}
+
+/* perflabd restore BACKUP: over --db, which nobody may have open. */
+static int cmd_restore(int argc, char **argv, const char *path)
+{
+	const char *file = NULL;
+	char err[1024];
+
+	if (db_cmd_args(argc, argv, &path, &file, NULL) || !file)
+		return usage(stderr), 2;
+	if (db_restore_file(file, path, err, sizeof(err))) {
+		fprintf(stderr, "perflabd: %s\n", err);
+		return 1;
+	}
+	printf("%s: restored from %s (perflabd migrates it when it starts)\n",
+	       path, file);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv, const char *path);
+} subcommands[] = {
+	{ "key", cmd_key },
+	{ "migrate", cmd_migrate },
+	{ "backup", cmd_backup },
+	{ "check", cmd_check },
+	{ "restore", cmd_restore },
+};
+
+/*
+ * perflabd [--db FILE] key|migrate|backup|check|restore ...: of the
+ * global options only --db
  * means something to a subcommand; the serving ones are refused rather
  * than ignored.
  */
 static int subcommand(int argc, char **argv, const char *path,
 		      const char *serving_opt)
 {
-	int key = !strcmp(argv[0], "key");
+	size_t i;
 
-	if (!key && strcmp(argv[0], "migrate")) {
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		if (!strcmp(argv[0], subcommands[i].name))
+			break;
+	if (i == sizeof(subcommands) / sizeof(subcommands[0])) {
 		fprintf(stderr, "perflabd: unknown command '%s'\n", argv[0]);
 		return usage(stderr), 2;
 	}
@@ -206,18 +335,7 @@ static int subcommand(int argc, char **argv, const char *path,
 			serving_opt, argv[0]);
 		return 2;
 	}
-	return key ? cmd_key(argc, argv, path) : cmd_migrate(argc, argv, path);
-}
-
-static int parse_int(const char *s, int min, int max, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < min || v > max)
-		return -1;
-	*out = (int)v;
-	return 0;
+	return subcommands[i].run(argc, argv, path);
 }
 
 /*
@@ -279,6 +397,7 @@ int main(int argc, char **argv)
 		{ "git-fetch-interval", required_argument, NULL, 'n' },
 		{ "git-fetch-timeout", required_argument, NULL, 't' },
 		{ "delivery-timeout", required_argument, NULL, 'D' },
+		{ "retention-days", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -374,6 +493,15 @@ int main(int argc, char **argv)
 				return fprintf(stderr, "perflabd: bad"
 					       " --delivery-timeout (seconds)\n"), 2;
 			break;
+		case 'r': {
+			int days;
+
+			if (parse_int(optarg, 0, 36500, &days))
+				return fprintf(stderr, "perflabd: bad --retention-days"
+					       " (days, 0 = keep every detail)\n"), 2;
+			cfg.retention_s = (int64_t)days * 86400;
+			break;
+		}
 		case 'Q':
 			if (parse_int(optarg, 0, 1000000, &cfg.max_queued_runs))
 				return fprintf(stderr, "perflabd: bad --max-queued-runs"

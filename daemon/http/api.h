@@ -22,6 +22,7 @@ int api_experiments_post(struct http_req *req, struct http_resp *resp);
 int api_experiments_list(struct http_req *req, struct http_resp *resp);
 int api_experiment_get(struct http_req *req, struct http_resp *resp);
 int api_experiment_cancel(struct http_req *req, struct http_resp *resp);
+int api_experiment_patch(struct http_req *req, struct http_resp *resp);
 int api_run_log(struct http_req *req, struct http_resp *resp);
 int api_job_log(struct http_req *req, struct http_resp *resp);
 int api_bases_list(struct http_req *req, struct http_resp *resp);

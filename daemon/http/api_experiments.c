@@ -186,6 +186,7 @@ int api_experiments_list(struct http_req *req, struct http_resp *resp)
 	long long bid = before ? strtoll(before, &bend, 10) : 0;
 	uint64_t gen = db_pool_generation(&req->srv->pool);
 	uint64_t h = 0xcbf29ce484222325ull;
+	int64_t next;
 	char key[128];
 	json_t *a;
 
@@ -201,8 +202,9 @@ int api_experiments_list(struct http_req *req, struct http_resp *resp)
 		h = (h ^ (unsigned char)key[i]) * 0x100000001b3ull;
 	if (from_cache(req, resp, CACHE_EXPERIMENT_LIST, (int64_t)h, gen))
 		return 0;
-	a = experiments_list_json(req->db, state, (int)limit, bid);
-	if (!a || http_json(resp, 200, json_pack("{s:o}", "experiments", a)))
+	a = experiments_list_json(req->db, state, (int)limit, bid, &next);
+	if (!a || http_json(resp, 200, json_pack("{s:o,s:o}", "experiments", a,
+			     "next", next ? json_integer(next) : json_null())))
 		return -1;
 	cache_put(&req->srv->cache, CACHE_EXPERIMENT_LIST, (int64_t)h, gen, resp->body,
 		  resp->len);
@@ -243,6 +245,32 @@ int api_experiment_cancel(struct http_req *req, struct http_resp *resp)
 		return http_lab_error(resp, &e);
 	return http_json(resp, 200, json_pack("{s:I,s:s}", "id", (json_int_t)id,
 					     "state", "cancelled"));
+}
+
+/* PATCH {"pinned": true|false}: an admin keeps an experiment whole. */
+int api_experiment_patch(struct http_req *req, struct http_resp *resp)
+{
+	static const char *const keys[] = { "pinned", NULL };
+	int64_t id = http_param_id(req, "id");
+	struct lab_err e;
+	json_t *body, *p;
+	int ret;
+
+	if (id < 0)
+		return http_error(resp, 404, "no such experiment");
+	body = http_json_body_keys(req, resp, keys);
+	if (!body)
+		return 0;
+	p = json_object_get(body, "pinned");
+	if (!json_is_boolean(p))
+		ret = http_error(resp, 400, "\"pinned\" (true or false) is required");
+	else if (experiments_set_pinned(req->db, id, json_is_true(p), &e))
+		ret = http_lab_error(resp, &e);
+	else
+		ret = http_json(resp, 200, json_pack("{s:I,s:b}", "id", (json_int_t)id,
+						     "pinned", json_is_true(p)));
+	json_decref(body);
+	return ret;
 }
 
 static int reply_log(struct http_resp *resp, char *text, size_t len,

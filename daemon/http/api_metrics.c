@@ -74,6 +74,31 @@ static void image_gauges(FILE *f, store_conn *db, struct image_store *s)
 		(unsigned long long)atomic_load(&s->download_bytes));
 }
 
+/* Retention (lab/retention.h): the work left and the work done. */
+static void retention_gauges(FILE *f, const struct server_config *cfg)
+{
+	struct retention_stats rs;
+
+	workers_retention_stats(&rs);
+	fprintf(f, "# HELP perflab_retention_age_seconds Age after which runs'"
+		" detail is compacted (0: kept forever).\n"
+		"# TYPE perflab_retention_age_seconds gauge\n"
+		"perflab_retention_age_seconds %lld\n"
+		"# HELP perflab_retention_experiments_pending Experiments past the"
+		" age whose runs' detail is still to compact.\n"
+		"# TYPE perflab_retention_experiments_pending gauge\n"
+		"perflab_retention_experiments_pending %lld\n"
+		"# HELP perflab_retention_experiments_compacted_total Experiments"
+		" compacted since start.\n"
+		"# TYPE perflab_retention_experiments_compacted_total counter\n"
+		"perflab_retention_experiments_compacted_total %llu\n"
+		"# HELP perflab_retention_runs_compacted_total Runs compacted since"
+		" start.\n# TYPE perflab_retention_runs_compacted_total counter\n"
+		"perflab_retention_runs_compacted_total %llu\n",
+		(long long)cfg->retention_s, (long long)rs.pending,
+		(unsigned long long)rs.experiments, (unsigned long long)rs.runs);
+}
+
 /* The lab's background workers (lab/workers.h) and the git fetches. */
 static void worker_gauges(FILE *f, store_conn *db)
 {
@@ -123,6 +148,7 @@ int api_metrics(struct http_req *req, struct http_resp *resp)
 	json_decref(g);
 	image_gauges(f, req->db, &req->srv->images);
 	worker_gauges(f, req->db);
+	retention_gauges(f, &req->srv->cfg);
 	metrics_write(&req->srv->metrics, f);
 	if (fclose(f) || !p) {
 		free(p);

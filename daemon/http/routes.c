@@ -55,6 +55,7 @@ const struct route perflab_routes[] = {
 	{ "GET", "/api/v1/experiments", AUTH_READ, api_experiments_list, 0, 0 },
 	{ "GET", "/api/v1/experiments/{id}", AUTH_READ, api_experiment_get, 0, 0 },
 	{ "POST", "/api/v1/experiments/{id}/cancel", AUTH_SUBMIT, api_experiment_cancel, 0, 0 },
+	{ "PATCH", "/api/v1/experiments/{id}", AUTH_ADMIN, api_experiment_patch, 0, ROUTE_WRITES },
 	{ "GET", "/api/v1/runs/{id}/logs/{kind}", AUTH_READ, api_run_log, 0, 0 },
 	{ "GET", "/api/v1/jobs/{id}/log", AUTH_READ, api_job_log, 0, 0 },
 	{ "GET", "/api/v1/bases", AUTH_READ, api_bases_list, 0, 0 },

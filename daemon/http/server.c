@@ -605,6 +605,7 @@ static int start_workers(struct server *s)
 		.git = { .threads = cfg->git_fetchers, .wait_s = cfg->git_wait,
 			 .interval_s = cfg->git_fetch_interval },
 		.images = &s->images,
+		.retention_s = cfg->retention_s,
 	};
 
 	server_jobs_ctx(s, &wc.jobs);

@@ -63,6 +63,8 @@ struct server_config {
 	uint64_t image_max_bytes;
 	int64_t image_max_age;
 	bool builders_only;
+	/* Retention (lab/retention.h): --retention-days in seconds, 0 off. */
+	int64_t retention_s;
 };
 
 struct server {

@@ -265,25 +265,39 @@ fail:
 	return -1;
 }
 
-json_t *alerts_list_json(sqlite3 *db, const char *state, const char *kind)
+json_t *alerts_list_json(sqlite3 *db, const char *state, const char *kind,
+			 int limit, int64_t before, int64_t *next)
 {
-	sqlite3_stmt *st = db_prepare(db,
+	char sql[1024];
+	sqlite3_stmt *st;
+	json_t *a;
+
+	/* Only the filters asked for: an index of (state, id), (kind, id)
+	 * or the rowid is searched from the cursor down. */
+	snprintf(sql, sizeof(sql),
 		"SELECT a.id, a.kind, a.state, a.title, a.metric, a.delta_pct,"
 		" a.experiment_id, a.comparison_id, a.series_id, a.change_point_id,"
 		" a.host_id, a.created_at, a.updated_at, (SELECT who FROM alert_history"
 		" h WHERE h.alert_id = a.id ORDER BY h.id DESC LIMIT 1) AS updated_by"
-		" FROM alerts a WHERE (?1 IS NULL OR a.state = ?1) AND"
-		" (?2 IS NULL OR a.kind = ?2) ORDER BY a.id DESC LIMIT 1000");
-	json_t *a;
-
+		" FROM alerts a WHERE a.id < ?3%s%s ORDER BY a.id DESC LIMIT ?4",
+		state ? " AND a.state = ?1" : "", kind ? " AND a.kind = ?2" : "");
+	*next = 0;
+	st = db_prepare(db, sql);
 	if (!st)
 		return NULL;
 	if (state)
 		sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
 	if (kind)
 		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, before > 0 ? before : INT64_MAX);
+	sqlite3_bind_int(st, 4, limit + 1);
 	a = json_rows(st);
 	sqlite3_finalize(st);
+	if (a && json_array_size(a) > (size_t)limit) {
+		json_array_remove(a, (size_t)limit);
+		*next = json_integer_value(json_object_get(
+				json_array_get(a, limit - 1), "id"));
+	}
 	return a;
 }
 

@@ -74,8 +74,13 @@ int alerts_set_state(store_conn *db, int64_t alert_id, const char *state,
 
 /* The alert as JSON (with history and deliveries), or NULL. */
 json_t *alerts_json(store_conn *db, int64_t alert_id);
-/* GET /api/v1/alerts: the newest 1000, of @state and @kind (NULL: any). */
-json_t *alerts_list_json(store_conn *db, const char *state, const char *kind);
+/*
+ * GET /api/v1/alerts: newest first, at most @limit, of @state and @kind
+ * (NULL: any), ids below @before (0: no bound); *@next is the cursor of
+ * the next page, 0 on the last. Keyset pages: one index search each.
+ */
+json_t *alerts_list_json(store_conn *db, const char *state, const char *kind,
+			 int limit, int64_t before, int64_t *next);
 
 /*
  * Attempt every delivery that is pending and due at @now (webhooks and

@@ -32,36 +32,50 @@ int experiment_state_valid(const char *state)
 	return 0;
 }
 
-json_t *experiments_list_json(sqlite3 *db, const char *state, int limit,
-			      int64_t before)
+#define LIST_SELECT \
+	"SELECT e.id, e.title, e.kind, e.state, e.label, e.backend," \
+	" b.name AS base, h.name AS host, k.name AS submitter, e.runs AS runs_planned," \
+	" e.max_runs, e.created_at, e.started_at, e.finished_at, e.failure_reason," \
+	" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id) AS \"progress.jobs_total\"," \
+	" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.state = 'done') AS \"progress.jobs_done\"," \
+	" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.state IN ('failed', 'cancelled')) AS \"progress.jobs_failed\"," \
+	" (SELECT json_group_array(json_object('variant', v.name, 'verdict', c.verdict," \
+	"   'delta_pct', c.delta_pct, 'mde_pct', c.mde_pct, 'metric', c.metric))" \
+	"   FROM comparisons c JOIN variants v ON v.id = c.variant_id" \
+	"   WHERE c.id IN (SELECT max(id) FROM comparisons WHERE experiment_id = e.id" \
+	"   GROUP BY variant_id, metric)) AS verdicts_json" \
+	" FROM experiments e JOIN bases b ON b.id = e.base_id" \
+	" LEFT JOIN hosts h ON h.id = e.host_id LEFT JOIN api_keys k ON k.id = e.submitter_key_id"
+
+/* Trims a page fetched one row long; the cursor of the next page. */
+static int64_t page_next(json_t *a, int limit)
 {
-	sqlite3_stmt *st;
+	if (!a || json_array_size(a) <= (size_t)limit)
+		return 0;
+	json_array_remove(a, (size_t)limit);
+	return json_integer_value(json_object_get(json_array_get(a, limit - 1), "id"));
+}
+
+json_t *experiments_list_json(sqlite3 *db, const char *state, int limit,
+			      int64_t before, int64_t *next)
+{
+	/* Without "?1 IS NULL OR": each form is one search of an index,
+	 * (state, id) or the rowid, from the cursor down. */
+	sqlite3_stmt *st = db_prepare(db, state ?
+		LIST_SELECT " WHERE e.state = ?1 AND e.id < ?2 ORDER BY e.id DESC LIMIT ?3" :
+		LIST_SELECT " WHERE e.id < ?2 ORDER BY e.id DESC LIMIT ?3");
 	json_t *a;
 
-	st = db_prepare(db,
-		"SELECT e.id, e.title, e.kind, e.state, e.label, e.backend,"
-		" b.name AS base, h.name AS host, k.name AS submitter, e.runs AS runs_planned,"
-		" e.max_runs, e.created_at, e.started_at, e.finished_at, e.failure_reason,"
-		" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id) AS \"progress.jobs_total\","
-		" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.state = 'done') AS \"progress.jobs_done\","
-		" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.state IN ('failed', 'cancelled')) AS \"progress.jobs_failed\","
-		" (SELECT json_group_array(json_object('variant', v.name, 'verdict', c.verdict,"
-		"   'delta_pct', c.delta_pct, 'mde_pct', c.mde_pct, 'metric', c.metric))"
-		"   FROM comparisons c JOIN variants v ON v.id = c.variant_id"
-		"   WHERE c.id IN (SELECT max(id) FROM comparisons WHERE experiment_id = e.id"
-		"   GROUP BY variant_id, metric)) AS verdicts_json"
-		" FROM experiments e JOIN bases b ON b.id = e.base_id"
-		" LEFT JOIN hosts h ON h.id = e.host_id LEFT JOIN api_keys k ON k.id = e.submitter_key_id"
-		" WHERE (?1 IS NULL OR e.state = ?1) AND (?2 = 0 OR e.id < ?2)"
-		" ORDER BY e.id DESC LIMIT ?3");
+	*next = 0;
 	if (!st)
 		return NULL;
 	if (state)
 		sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, before);
-	sqlite3_bind_int(st, 3, limit);
+	sqlite3_bind_int64(st, 2, before > 0 ? before : INT64_MAX);
+	sqlite3_bind_int(st, 3, limit + 1);
 	a = json_rows(st);
 	sqlite3_finalize(st);
+	*next = page_next(a, limit);
 	return a;
 }
 
@@ -115,7 +129,9 @@ static json_t *experiment_row(sqlite3 *db, int64_t id)
 		" CASE WHEN e.runs_per_boot > 0 THEN 'true' ELSE 'false' END AS toggle_json,"
 		" e.runs_per_boot,"
 		" CASE WHEN e.analysis_pending THEN 'true' ELSE 'false' END"
-		" AS analysis_pending_json"
+		" AS analysis_pending_json,"
+		" CASE WHEN e.pinned THEN 'true' ELSE 'false' END AS pinned_json,"
+		" e.compacted_at"
 		" FROM experiments e JOIN bases b ON b.id = e.base_id"
 		" LEFT JOIN hosts h ON h.id = e.host_id"
 		" LEFT JOIN api_keys k ON k.id = e.submitter_key_id WHERE e.id = ?");
@@ -193,7 +209,7 @@ static json_t *runs_json(sqlite3 *db, int64_t id)
 		" CASE WHEN bu.cached THEN 'true' WHEN bu.cached = 0 THEN 'false' END"
 		" AS \"build.cached_json\", bu.seconds AS \"build.seconds\","
 		" (SELECT total FROM profiles p WHERE p.run_id = r.id) AS profile_samples,"
-		" r.created_at FROM runs r JOIN variants v ON v.id = r.variant_id"
+		" r.compacted_at, r.created_at FROM runs r JOIN variants v ON v.id = r.variant_id"
 		" JOIN hosts h ON h.id = r.host_id LEFT JOIN builds bu ON bu.id = r.build_id"
 		" WHERE r.experiment_id = ? ORDER BY r.id", id);
 	attach(db, a, "samples",

@@ -17,10 +17,12 @@ int experiment_state_valid(const char *state);
 
 /*
  * GET /api/v1/experiments: newest first, at most @limit, only @state
- * (NULL: any) and ids below @before (0: no bound). NULL on error.
+ * (NULL: any) and ids below @before (0: no bound): keyset pages, each
+ * one index search whatever the page. *@next is the cursor of the next
+ * page (the last id here), 0 when this is the last. NULL on error.
  */
 json_t *experiments_list_json(store_conn *db, const char *state, int limit,
-			      int64_t before);
+			      int64_t before, int64_t *next);
 
 /* GET /api/v1/experiments/{id} from one snapshot, or NULL (no such). */
 json_t *experiment_json(store_conn *db, int64_t id);

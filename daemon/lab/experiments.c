@@ -357,6 +357,29 @@ int experiments_cancel(sqlite3 *db, const struct jobs_ctx *c,
 	return rc;
 }
 
+int experiments_set_pinned(sqlite3 *db, int64_t id, bool pinned,
+			   struct lab_err *e)
+{
+	sqlite3 *w = db_write_lock(db);
+	sqlite3_stmt *st = db_prepare(w, "UPDATE experiments SET pinned = ?"
+				      " WHERE id = ?");
+	int rc = -1, n = 0;
+
+	if (st) {
+		sqlite3_bind_int(st, 1, pinned);
+		sqlite3_bind_int64(st, 2, id);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : lab_fail_db(e, w);
+		n = sqlite3_changes(w);
+		sqlite3_finalize(st);
+	} else {
+		lab_fail_db(e, w);
+	}
+	db_write_unlock(db, w);
+	if (!rc && !n)
+		rc = lab_fail(e, LAB_NOT_FOUND, "no such experiment");
+	return rc;
+}
+
 /* The text column of the one row @sql (bound to @id) finds, or NULL. */
 static char *one_text(sqlite3 *db, const char *sql, int64_t id, size_t *len,
 		      const char *missing, struct lab_err *e)

@@ -89,6 +89,13 @@ int experiments_cancel(store_conn *db, const struct jobs_ctx *c,
 		       const struct trust_who *who, int64_t id, time_t now,
 		       struct lab_err *e);
 
+/*
+ * Pin or unpin experiment @id: retention (retention.h) never compacts a
+ * pinned one. 0, or -1: LAB_NOT_FOUND.
+ */
+int experiments_set_pinned(store_conn *db, int64_t id, bool pinned,
+			   struct lab_err *e);
+
 /* Run @id's "build" or "boot" log (malloc'd, *@len bytes), or NULL:
  * LAB_NOT_FOUND (no such run or kind). */
 char *experiments_run_log(store_conn *db, int64_t id, const char *kind,

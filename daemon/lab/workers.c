@@ -20,7 +20,8 @@
 
 static struct {
 	struct workers_config cfg;
-	struct worker leases, tracks, bisect, mail, webhooks, images;
+	struct worker leases, tracks, bisect, mail, webhooks, images, retention;
+	struct retention ret;
 	bool git;
 } W;
 
@@ -102,6 +103,24 @@ static void images_tick(void *arg)
 	db_pool_put(W.cfg.pool, db);
 }
 
+/* Old runs' detail (retention.h): one experiment a tick while due. */
+static void retention_tick(void *arg)
+{
+	sqlite3 *db;
+
+	(void)arg;
+	if (W.ret.age_s <= 0 || !(db = db_pool_get(W.cfg.pool)))
+		return;
+	if (retention_step(&W.ret, db, time(NULL)) > 0)
+		worker_kick(&W.retention);	/* more at once */
+	db_pool_put(W.cfg.pool, db);
+}
+
+void workers_retention_stats(struct retention_stats *s)
+{
+	retention_stats(&W.ret, s);
+}
+
 static void mail_tick(void *arg)
 {
 	(void)arg;
@@ -118,6 +137,8 @@ static void webhooks_tick(void *arg)
 int workers_start(const struct workers_config *c)
 {
 	W.cfg = *c;
+	memset(&W.ret, 0, sizeof(W.ret));
+	W.ret.age_s = c->retention_s;
 	if (fetcher_start(&c->git))
 		return -1;
 	W.git = true;
@@ -127,7 +148,9 @@ int workers_start(const struct workers_config *c)
 	    worker_start(&W.mail, "mail", 1, TICK_MS, mail_tick, NULL) ||
 	    worker_start(&W.webhooks, "webhooks", 1, TICK_MS, webhooks_tick,
 			 NULL) ||
-	    worker_start(&W.images, "images", 1, TICK_MS, images_tick, NULL)) {
+	    worker_start(&W.images, "images", 1, TICK_MS, images_tick, NULL) ||
+	    worker_start(&W.retention, "retention", 1, TICK_MS, retention_tick,
+			 NULL)) {
 		workers_stop();
 		return -1;
 	}
@@ -149,6 +172,7 @@ void workers_stop(void)
 	worker_stop(&W.mail);
 	worker_stop(&W.webhooks);
 	worker_stop(&W.images);
+	worker_stop(&W.retention);
 	worker_stop(&W.leases);
 }
 
@@ -217,6 +241,7 @@ int workers_stats(sqlite3 *rdb, struct workers_row *rows, int max)
 		{ "mail", &W.mail, 2 },
 		{ "webhooks", &W.webhooks, 3 },
 		{ "images", &W.images, -1 },
+		{ "retention", &W.retention, -1 },
 		{ "analysis", NULL, 4 },
 	};
 	time_t now = time(NULL);
@@ -233,6 +258,18 @@ int workers_stats(sqlite3 *rdb, struct workers_row *rows, int max)
 			continue;	/* no SMTP: mail is not its backlog */
 		if (k[i].sql >= 0 && rdb)
 			backlog(rdb, &r->st, backlog_sql[k[i].sql], now);
+		if (k[i].w == &W.retention && W.ret.age_s > 0) {
+			struct retention_stats rs;
+
+			/* Its queue: the due experiments of the pass (and
+			 * how long the oldest of them has been due). */
+			retention_stats(&W.ret, &rs);
+			r->st.depth = (size_t)rs.pending;
+			r->st.oldest_s = rs.pending && rs.oldest ?
+				(double)(now - rs.oldest - W.ret.age_s) : 0;
+			if (r->st.oldest_s < 0)
+				r->st.oldest_s = 0;
+		}
 	}
 	return n;
 }

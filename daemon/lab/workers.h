@@ -15,6 +15,8 @@
  *   mail      alert mail (SMTP), with connect and answer timeouts
  *   webhooks  alert webhooks, the same
  *   images    garbage collection of the image store (images.h), hourly
+ *   retention compaction of old runs' detail (retention.h), one
+ *             experiment a tick, a few runs per write transaction
  *
  * The analysis worker (analysis_worker.h) is the server's, beside these;
  * workers_stats() reports it with them. Ticks run every second; kicks
@@ -29,6 +31,7 @@
 #include "daemon/lab/images.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/lab/queue.h"
+#include "daemon/lab/retention.h"
 #include "daemon/lab/worker.h"
 #include "daemon/store/conn.h"
 #include "daemon/store/db.h"
@@ -41,6 +44,7 @@ struct workers_config {
 	int track_poll;			/* seconds; 0: no track timer */
 	struct fetcher_config git;
 	struct image_store *images;	/* GC; NULL: none */
+	int64_t retention_s;		/* retention.h; 0: none */
 };
 
 /* Start every worker; 0 or -1 (message printed). */
@@ -50,7 +54,10 @@ void workers_stop(void);
 /* A bisection was started or an analysis stored: look now. */
 void workers_kick_bisect(void);
 
-#define WORKERS_MAX 9
+#define WORKERS_MAX 10
+
+/* The retention worker's figures (/metrics). */
+void workers_retention_stats(struct retention_stats *s);
 
 /*
  * One row per worker for /metrics: its name, the items waiting or in

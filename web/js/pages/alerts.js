@@ -8,14 +8,15 @@ import { normAlert, worse } from '../model.js';
 import { errorBox } from '../widgets.js';
 
 export const STATES = ['new', 'acknowledged', 'investigating', 'invalid', 'fixed', 'wontfix'];
+const LIMIT = 200;
 
 export async function render(ctx) {
 	document.title = 'Alerts · perflab';
 	const q = ctx.query;
-	const filter = { state: q.get('state') || '', id: q.get('id') || '', series: q.get('series') || '' };
+	const filter = { state: q.get('state') || '', id: q.get('id') || '', series: q.get('series') || '', before: q.get('before') || '' };
 	const root = h('div', { id: 'alerts' });
 	ctx.el.appendChild(root);
-	const sel = h('select', { id: 'alert-state-filter', onchange: () => { filter.state = sel.value; setQuery({ state: filter.state }); load(); } },
+	const sel = h('select', { id: 'alert-state-filter', onchange: () => { filter.state = sel.value; filter.before = ''; setQuery({ state: filter.state, before: '' }); load(); } },
 		h('option', { value: '' }, 'all states'), STATES.map((s) => h('option', { value: s, selected: s === filter.state }, s)));
 	root.appendChild(h('div', { class: 'toolbar' }, h('h1', null, 'Alerts'), h('span', { class: 'spacer' }), h('label', null, 'State ', sel),
 		filter.id || filter.series ? h('a', { href: link('/alerts') }, 'show all alerts') : null));
@@ -24,9 +25,12 @@ export async function render(ctx) {
 	root.append(msg, body);
 
 	async function load() {
-		let list;
+		let list, next = null;
 		try {
-			list = arr((await api('/api/v1/alerts', { query: { state: filter.id ? '' : filter.state, limit: 1000 } })).alerts).map(normAlert);
+			// One keyset page (GET /api/v1/alerts: next, before=NEXT).
+			const res = await api('/api/v1/alerts', { query: { state: filter.id ? '' : filter.state, limit: LIMIT, before: filter.id ? '' : filter.before } });
+			list = arr(res.alerts).map(normAlert);
+			next = filter.id ? null : res.next ?? null;
 			if (filter.id) list = list.filter((a) => String(a.id) === filter.id);
 			if (filter.series) list = list.filter((a) => String(a.seriesId) === filter.series);
 			if (filter.state && !filter.id) list = list.filter((a) => a.state === filter.state);
@@ -42,6 +46,10 @@ export async function render(ctx) {
 				'Alerts are raised for regression verdicts beyond a host’s MDE and for change points that lower a tracked series.'));
 			return;
 		}
+		if (filter.before || next)
+			body.appendChild(h('p', { class: 'toolbar' },
+				filter.before ? h('a', { href: link('/alerts', { state: filter.state }) }, '← newest') : null,
+				next ? h('a', { href: link('/alerts', { state: filter.state, before: next }), id: 'older-alerts' }, 'older alerts →') : null));
 		body.appendChild(h('table', { id: 'alerts-table' },
 			h('thead', null, h('tr', null, h('th', { class: 'num' }, '#'), h('th', null, 'Alert'), h('th', { class: 'num' }, 'Change'), h('th', null, 'Source'),
 				h('th', null, 'Raised'), h('th', null, 'Triage'), h('th', null, 'Last change'))),

@@ -28,10 +28,11 @@ export async function render(ctx) {
 
 	let timer = null;
 	async function load() {
-		let list;
+		let list, next = null;
 		try {
 			const res = await api('/api/v1/experiments', { query: { state: sel.value, limit: LIMIT, before } });
 			list = arr(res.experiments).map(normExperiment).filter(Boolean);
+			next = res.next ?? null;	// keyset cursor of the older page
 		} catch (e) {
 			clear(body).appendChild(errorBox(e));
 			return;
@@ -46,10 +47,9 @@ export async function render(ctx) {
 			return;
 		}
 		body.appendChild(table(list));
-		const last = list[list.length - 1];
 		body.appendChild(h('p', { class: 'toolbar' },
 			before ? h('a', { href: link('/experiments', { state: sel.value }) }, '← newest') : null,
-			list.length >= LIMIT && last ? h('a', { href: link('/experiments', { state: sel.value, before: last.id }), id: 'older' }, 'older experiments →') : null));
+			next ? h('a', { href: link('/experiments', { state: sel.value, before: next }), id: 'older' }, 'older experiments →') : null));
 	}
 
 	function table(list) {
