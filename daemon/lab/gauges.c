@@ -41,7 +41,7 @@ json_t *gauges_json(sqlite3 *db, time_t offline_before)
 			" jobs WHERE state = 'queued'", 0),
 		"analysis_pending", (json_int_t)db_int(db, 0, "SELECT count(*)"
 			" FROM experiments WHERE analysis_pending != 0", 0),
-		/* Kept by triggers (schema 13): counting read every row. */
+		/* Kept by triggers (schema 14): counting read every row. */
 		"jobs", by_state(db, "SELECT state, n FROM state_counts WHERE"
 			" tbl = 'jobs'", 0, job_states),
 		"experiments", by_state(db, "SELECT state, n FROM state_counts"

@@ -1,4 +1,4 @@
--- perflab schema, version 13: retention (issue 34, daemon/lab/retention.h).
+-- perflab schema, version 14: retention (issue 34, daemon/lab/retention.h).
 -- After an admin's age (--retention-days) the per-second samples, the
 -- folded stacks and all but the top symbols of the profiles of an old
 -- experiment's runs are deleted; run values (run_metrics), stored
