@@ -266,21 +266,56 @@ static int64_t pick_job(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 	return 0;
 }
 
+/* Experiments that a claim's requeue settled, kicked after the commit. */
+struct held_settled {
+	int64_t exp[8];
+	int how[8];
+	int n;
+};
+
+/*
+ * A host that claims again has given up the jobs it held. A job out of
+ * attempts then fails, and its experiment may be settled by it: without
+ * the settle an experiment whose last jobs went this way stayed
+ * "running" for ever (the kexec rehearsal's hang, tests/unit/
+ * daemon-abandon-settles).
+ */
 static int requeue_held(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
-			time_t now)
+			time_t now, struct held_settled *hs)
 {
+	const char *state;
 	int64_t job;
 	struct jobrow j;
+	int how;
 
 	while ((job = db_int(db, 0, "SELECT id FROM jobs WHERE lease_host_id = ?"
 			     " AND state IN ('claimed', 'running') LIMIT 1",
 			     1, (int64_t)host)) > 0) {
-		if (load_job(db, job, &j) ||
-		    !release(db, c, &j, "abandoned",
-			     "abandoned: the host claimed a new job", NULL, true, now))
+		if (load_job(db, job, &j))
 			return -1;
+		state = release(db, c, &j, "abandoned",
+				"abandoned: the host claimed a new job", NULL,
+				true, now);
+		if (!state)
+			return -1;
+		if (strcmp(state, "failed"))
+			continue;
+		how = jobs_settle_experiment(db, j.exp, now);
+		if (how < 0)
+			return -1;
+		if (how > 0 && hs->n < 8) {
+			hs->exp[hs->n] = j.exp;
+			hs->how[hs->n++] = how;
+		}
 	}
 	return 0;
+}
+
+static void held_after_settle(const struct jobs_ctx *c,
+			      const struct held_settled *hs)
+{
+	for (int i = 0; i < hs->n; i++)
+		jobs_after_settle(c, hs->exp[i], hs->how[i]);
 }
 
 static int new_lease(char lease[33])
@@ -370,6 +405,7 @@ static int lease_boot_siblings(sqlite3 *db, const struct jobs_ctx *c,
 int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 	       time_t now, struct claim *out)
 {
+	struct held_settled hs = { .n = 0 };
 	int64_t exp, job;
 	int n;
 
@@ -377,7 +413,7 @@ int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 		return -1;
 	if (db_begin(db))
 		return -1;
-	if (requeue_held(db, c, host, now))
+	if (requeue_held(db, c, host, now, &hs))
 		goto fail;
 	job = pick_job(db, c, host, out->lease, now, &exp);
 	if (job < 0)
@@ -385,7 +421,10 @@ int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 	if (job == 0) {
 		db_int(db, 0, "UPDATE hosts SET last_seen = ? WHERE id = ? RETURNING id",
 		       2, (int64_t)now, (int64_t)host);
-		return db_commit(db) ? -1 : 0;
+		if (db_commit(db))
+			return -1;
+		held_after_settle(c, &hs);
+		return 0;
 	}
 	out->attempt = lease_job(db, c, host, job, out->lease, NULL, now);
 	if (out->attempt < 0)
@@ -407,6 +446,7 @@ int jobs_claim(sqlite3 *db, const struct jobs_ctx *c, int64_t host,
 		goto fail;
 	if (db_commit(db))
 		return -1;
+	held_after_settle(c, &hs);
 	out->job_id = job;
 	out->experiment_id = exp;
 	out->expires = now + c->lease_seconds;
