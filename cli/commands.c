@@ -409,7 +409,10 @@ int cmd_alerts(const struct client *c, int argc, char **argv)
 	return CLI_OK;
 }
 
-int cmd_hosts(const struct client *c, int argc, char **argv)
+/* A command without arguments: GET @path, print it as JSON or @render's table. */
+static int get_and_render(const struct client *c, int argc, char **argv,
+			  const char *name, const char *path,
+			  void (*render)(FILE *, json_t *))
 {
 	json_t *doc = NULL;
 	bool json;
@@ -418,36 +421,26 @@ int cmd_hosts(const struct client *c, int argc, char **argv)
 	if (parse_json_flag(argc, argv, &json, &first))
 		return CLI_ERROR;
 	if (first != argc)
-		return cli_usage_error("hosts: unexpected argument '%s'",
+		return cli_usage_error("%s: unexpected argument '%s'", name,
 				       argv[first]);
-	if (client_json(c, "GET", "/api/v1/hosts", NULL, NULL, 0, &doc, NULL))
+	if (client_json(c, "GET", path, NULL, NULL, 0, &doc, NULL))
 		return CLI_ERROR;
 	if (json)
 		print_json(doc);
 	else
-		render_hosts(stdout, doc);
+		render(stdout, doc);
 	json_decref(doc);
 	return CLI_OK;
 }
 
+int cmd_hosts(const struct client *c, int argc, char **argv)
+{
+	return get_and_render(c, argc, argv, "hosts", "/api/v1/hosts",
+			      render_hosts);
+}
+
 int cmd_failure_reasons(const struct client *c, int argc, char **argv)
 {
-	json_t *doc = NULL;
-	bool json;
-	int first;
-
-	if (parse_json_flag(argc, argv, &json, &first))
-		return CLI_ERROR;
-	if (first != argc)
-		return cli_usage_error("failure-reasons: unexpected argument '%s'",
-				       argv[first]);
-	if (client_json(c, "GET", "/api/v1/failure-reasons", NULL, NULL, 0,
-			&doc, NULL))
-		return CLI_ERROR;
-	if (json)
-		print_json(doc);
-	else
-		render_failure_reasons(stdout, doc);
-	json_decref(doc);
-	return CLI_OK;
+	return get_and_render(c, argc, argv, "failure-reasons",
+			      "/api/v1/failure-reasons", render_failure_reasons);
 }
