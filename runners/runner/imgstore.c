@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -195,6 +196,18 @@ static int fetch_file(const struct proto *p, const char *key, int i,
 			FETCH_TRIES), -1;
 }
 
+/* @dir holds @key's complete image with @digest (files are renamed in whole). */
+static bool image_present(const char *dir, const char *key, const char *digest,
+			  struct imgstore_stats *st)
+{
+	char have[65];
+
+	if (imgstore_digest(dir, key, have) || strcmp(have, digest))
+		return false;
+	st->present = 1;
+	return true;
+}
+
 int imgstore_fetch(const struct proto *p, const char *kcache, const json_t *image,
 		   struct imgstore_stats *st, char *err, size_t errlen)
 {
@@ -217,10 +230,8 @@ int imgstore_fetch(const struct proto *p, const char *kcache, const json_t *imag
 	 * write, so no lock either. Files are renamed into place whole, so a
 	 * matching digest is a finished image.
 	 */
-	if (!imgstore_digest(dir, key, have) && !strcmp(have, digest)) {
-		st->present = 1;
+	if (image_present(dir, key, digest, st))
 		return 0;
-	}
 	snprintf(lock, sizeof(lock), "%s/images", kcache);
 	if (rutil_mkdirs(lock, 0755))
 		return snprintf(err, errlen, "%s/images: %s", kcache,
@@ -231,9 +242,8 @@ int imgstore_fetch(const struct proto *p, const char *kcache, const json_t *imag
 		snprintf(err, errlen, "%s: %s", lock, strerror(errno));
 		goto out;
 	}
-	/* Here already (built here, or fetched by another runner). */
-	if (!imgstore_digest(dir, key, have) && !strcmp(have, digest)) {
-		st->present = 1;
+	/* Fetched by another runner while we waited for the lock. */
+	if (image_present(dir, key, digest, st)) {
 		ret = 0;
 		goto out;
 	}
