@@ -11,7 +11,8 @@ bc bison flex libelf-dev cpio busybox-static qemu-system-x86 ccache
 linux-source-6.1 xz-utils kmod
 fio wrk clang libclang-rt-14-dev valgrind
 chromium bubblewrap dpkg-dev redis-server
-postgresql lava-server lava-dispatcher lavacli"
+postgresql lava-server lava-dispatcher lavacli
+public-inbox lei b4"
 
 missing=""
 for p in $PKGS; do

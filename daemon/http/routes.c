@@ -41,6 +41,7 @@
 #include "daemon/http/api_metrics.h"
 #include "daemon/http/api_images.h"
 #include "daemon/http/api_lava.h"
+#include "daemon/http/api_watches.h"
 
 const struct route perflab_routes[] = {
 	/* health and monitoring */
@@ -121,6 +122,11 @@ const struct route perflab_routes[] = {
 	{ "POST", "/api/v1/bisections", AUTH_SUBMIT, api_bisections_post, 0, 0 },
 	{ "GET", "/api/v1/bisections", AUTH_READ, api_bisections_list, 0, 0 },
 	{ "GET", "/api/v1/bisections/{id}", AUTH_READ, api_bisection_get, 0, 0 },
+	/* list watches (lab/watches.h) */
+	{ "POST", "/api/v1/watches", AUTH_ADMIN, api_watches_post, 0, 0 },
+	{ "GET", "/api/v1/watches", AUTH_ADMIN, api_watches_list, 0, 0 },
+	{ "GET", "/api/v1/watches/{id}", AUTH_READ, api_watch_get, 0, 0 },
+	{ "POST", "/api/v1/watches/{id}/poll", AUTH_ADMIN, api_watch_poll, 0, 0 },
 	/* LAVA labs (lab/lava.h); LAVA calls the last two with a job's token */
 	{ "POST", "/api/v1/lava/labs", AUTH_ADMIN, api_lava_labs_post, 0, ROUTE_WRITES },
 	{ "GET", "/api/v1/lava/labs", AUTH_ADMIN, api_lava_labs_list, 0, 0 },

@@ -32,6 +32,7 @@
 #include "daemon/lab/fetcher.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/trust.h"
+#include "daemon/lab/watch_poll.h"
 #include "daemon/lab/workers.h"
 
 struct req_state {
@@ -113,6 +114,21 @@ static void git_dir_init(const struct server_config *cfg)
 	else
 		snprintf(dir, sizeof(dir), "git");
 	gitmirror_set_dir(dir);
+}
+
+/* lei's state and socket (watch_poll.h): a "lei" directory beside the
+ * database. */
+static void lei_dir_init(const struct server_config *cfg)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(cfg->db_path, '/');
+
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s/lei", (int)(slash - cfg->db_path),
+			 cfg->db_path);
+	else
+		snprintf(dir, sizeof(dir), "lei");
+	watch_poll_set_dir(dir);
 }
 
 static uint64_t elapsed_us(const struct timespec *t0)
@@ -606,6 +622,7 @@ static int start_workers(struct server *s)
 			 .interval_s = cfg->git_fetch_interval },
 		.images = &s->images,
 		.retention_s = cfg->retention_s,
+		.max_queued = cfg->max_queued_runs,
 	};
 
 	server_jobs_ctx(s, &wc.jobs);
@@ -696,6 +713,7 @@ int server_start(struct server *s, const struct server_config *cfg)
 	if (open_db(s) || images_dir_init(s))
 		return -1;
 	git_dir_init(cfg);
+	lei_dir_init(cfg);
 	bisect_report_set_url(cfg->public_url);
 	auth_cache_init(&s->auth, cfg->auth_ttl);
 	ratelimit_init(&s->auth_fails, RATELIMIT_BURST, RATELIMIT_PER_SECOND);

@@ -125,7 +125,10 @@ struct child_io {
 	int in, out, err;	/* our ends; -1 when closed */
 };
 
-static pid_t spawn_git(const char *const *argv, int want_in, struct child_io *io)
+/* @env NULL: git with its fixed environment; else argv[0] with PATH and
+ * @env (NULL-terminated) only. */
+static pid_t spawn_git(const char *const *argv, const char *const *env,
+		       int want_in, struct child_io *io)
 {
 	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
 	char path_env[1024];
@@ -137,6 +140,7 @@ static pid_t spawn_git(const char *const *argv, int want_in, struct child_io *io
 	posix_spawnattr_t attr;
 	sigset_t mask, def;
 	const char *p = getenv("PATH");
+	char *tool_env[16] = { path_env };
 	pid_t pid = -1;
 
 	snprintf(path_env, sizeof(path_env), "PATH=%s",
@@ -166,7 +170,10 @@ static pid_t spawn_git(const char *const *argv, int want_in, struct child_io *io
 	posix_spawnattr_setsigmask(&attr, &mask);
 	posix_spawnattr_setsigdefault(&attr, &def);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	if (posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, envp))
+	for (int i = 0; env && env[i] && i < 14; i++)
+		tool_env[i + 1] = (char *)env[i];
+	if (posix_spawnp(&pid, env ? argv[0] : "git", &fa, &attr,
+			 (char *const *)argv, env ? tool_env : envp))
 		pid = -1;
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
@@ -189,10 +196,11 @@ out:
 	return pid;
 }
 
-int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
-		  char **out, size_t cap, int timeout_s, char *err,
-		  size_t errlen)
+static int run_tool(const char *const *argv, const char *const *env,
+		    const char *in, size_t inlen, char **out, size_t *outlen,
+		    size_t cap, int timeout_s, char *err, size_t errlen)
 {
+	const char *tool = env ? argv[0] : "git";
 	char *obuf = NULL, *ebuf = NULL;
 	size_t on = 0, en = 0, off = 0;
 	int over = 0, eover = 0, timed_out = 0, status = 0, ret = -1;
@@ -204,9 +212,9 @@ int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
 		*out = NULL;
 	if (errlen)
 		err[0] = '\0';
-	pid = spawn_git(argv, in != NULL, &io);
+	pid = spawn_git(argv, env, in != NULL, &io);
 	if (pid < 0) {
-		snprintf(err, errlen, "cannot run git: %s", strerror(errno));
+		snprintf(err, errlen, "cannot run %s: %s", tool, strerror(errno));
 		return -1;
 	}
 	if (io.in >= 0)
@@ -222,11 +230,11 @@ int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
 
 		if (left <= 0 || __atomic_load_n(&cancelled, __ATOMIC_ACQUIRE)) {
 			if (left <= 0)
-				snprintf(err, errlen, "git timed out after %d s",
-					 timeout_s);
+				snprintf(err, errlen, "%s timed out after %d s",
+					 tool, timeout_s);
 			else
-				snprintf(err, errlen, "git stopped: perflabd is"
-					 " stopping");
+				snprintf(err, errlen, "%s stopped: perflabd is"
+					 " stopping", tool);
 			kill(pid, SIGKILL);
 			timed_out = 1;
 			goto reap;
@@ -267,17 +275,35 @@ reap:
 	if (errlen && err[0])
 		err[strcspn(err, "\n")] = '\0';
 	if (over) {
-		snprintf(err, errlen, "git output beyond %zu bytes", cap);
+		snprintf(err, errlen, "%s output beyond %zu bytes", tool, cap);
 	} else if (!timed_out && WIFEXITED(status)) {
 		ret = WEXITSTATUS(status);
 		if (out) {
 			*out = obuf ? obuf : strdup("");
 			obuf = NULL;
+			if (outlen)
+				*outlen = on;
 		}
 	}
 	free(obuf);
 	free(ebuf);
 	return ret;
+}
+
+int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
+		  char **out, size_t cap, int timeout_s, char *err,
+		  size_t errlen)
+{
+	return run_tool(argv, NULL, in, inlen, out, NULL, cap, timeout_s, err,
+			errlen);
+}
+
+int gitmirror_run_env(const char *const *argv, const char *const *env,
+		      char **out, size_t *outlen, size_t cap, int timeout_s,
+		      char *err, size_t errlen)
+{
+	return run_tool(argv, env, NULL, 0, out, outlen, cap, timeout_s, err,
+			errlen);
 }
 
 /* git -c core.hooksPath=/dev/null -C @path ARGS... */

@@ -12,6 +12,7 @@
 #include "daemon/lab/images.h"
 #include "daemon/lab/series.h"
 #include "daemon/lab/tracks.h"
+#include "daemon/lab/watch_worker.h"
 #include "daemon/lab/workers.h"
 #include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
@@ -150,7 +151,10 @@ int workers_start(const struct workers_config *c)
 			 NULL) ||
 	    worker_start(&W.images, "images", 1, TICK_MS, images_tick, NULL) ||
 	    worker_start(&W.retention, "retention", 1, TICK_MS, retention_tick,
-			 NULL)) {
+			 NULL) ||
+	    watch_worker_start(&(struct watch_worker_config){ .pool = c->pool,
+			       .max_queued = c->max_queued,
+			       .on_queued = kick_claims })) {
 		workers_stop();
 		return -1;
 	}
@@ -173,6 +177,7 @@ void workers_stop(void)
 	worker_stop(&W.webhooks);
 	worker_stop(&W.images);
 	worker_stop(&W.retention);
+	watch_worker_stop();	/* its lei was killed with git */
 	worker_stop(&W.leases);
 }
 
@@ -243,6 +248,7 @@ int workers_stats(sqlite3 *rdb, struct workers_row *rows, int max)
 		{ "images", &W.images, -1 },
 		{ "retention", &W.retention, -1 },
 		{ "analysis", NULL, 4 },
+		{ "watches", watch_worker(), -1 },
 	};
 	time_t now = time(NULL);
 	int n = 0;

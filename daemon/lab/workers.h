@@ -17,6 +17,8 @@
  *   images    garbage collection of the image store (images.h), hourly
  *   retention compaction of old runs' detail (retention.h), one
  *             experiment a tick, a few runs per write transaction
+ *   watches   list archives read with lei, their series stored and
+ *             submitted (watch_worker.h)
  *
  * The analysis worker (analysis_worker.h) is the server's, beside these;
  * workers_stats() reports it with them. Ticks run every second; kicks
@@ -45,6 +47,7 @@ struct workers_config {
 	struct fetcher_config git;
 	struct image_store *images;	/* GC; NULL: none */
 	int64_t retention_s;		/* retention.h; 0: none */
+	int max_queued;			/* --max-queued-runs: watches' keys */
 };
 
 /* Start every worker; 0 or -1 (message printed). */
@@ -54,7 +57,7 @@ void workers_stop(void);
 /* A bisection was started or an analysis stored: look now. */
 void workers_kick_bisect(void);
 
-#define WORKERS_MAX 10
+#define WORKERS_MAX 11
 
 /* The retention worker's figures (/metrics). */
 void workers_retention_stats(struct retention_stats *s);
