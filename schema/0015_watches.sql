@@ -18,6 +18,7 @@ CREATE TABLE watches (
 	window_seconds INTEGER NOT NULL,         -- lei rt: look-back
 	complete_timeout INTEGER NOT NULL,       -- seconds to wait for a series
 	mail_no_change INTEGER NOT NULL DEFAULT 0, -- reply also on "no change"
+	list_address TEXT,                       -- the list a reply also goes to
 	enabled INTEGER NOT NULL DEFAULT 1,
 	poll_requested INTEGER NOT NULL DEFAULT 0, -- POST .../poll: at once
 	polled_at INTEGER,
@@ -72,3 +73,23 @@ CREATE TABLE watch_messages (
 CREATE INDEX watch_messages_series ON watch_messages(series_id)
 	WHERE series_id IS NOT NULL;
 CREATE INDEX watch_series_state ON watch_series(watch_id, state);
+
+-- The reply in a series' thread (lab/watch_reply.h): one per series at
+-- most, built when its experiment is analysed; 'withheld' with the
+-- reason when it is not sent (no change, rate limit, failed experiment).
+CREATE TABLE watch_replies (
+	id INTEGER PRIMARY KEY,
+	series_id INTEGER NOT NULL UNIQUE REFERENCES watch_series(id),
+	thread TEXT NOT NULL,                    -- the thread root
+	author TEXT NOT NULL,                    -- the series author's address
+	message_id TEXT NOT NULL,                -- the reply's own
+	rcpts TEXT NOT NULL DEFAULT '',          -- comma-separated
+	mail TEXT,                               -- the whole message
+	status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed',
+		'withheld')),
+	note TEXT,
+	attempts INTEGER NOT NULL DEFAULT 0,
+	at INTEGER NOT NULL
+);
+CREATE INDEX watch_replies_author ON watch_replies(author, at);
+CREATE INDEX watch_replies_thread ON watch_replies(thread, at);

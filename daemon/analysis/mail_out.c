@@ -223,6 +223,8 @@ char *mail_build(const struct mail_out *m, const char *body)
 	if (mail_msgid_ok(m->in_reply_to))
 		fprintf(f, "In-Reply-To: %s\r\nReferences: %s\r\n",
 			m->in_reply_to, m->in_reply_to);
+	if (m->lab_reply)
+		bad |= put_header(f, "X-Perflab-Reply", m->lab_reply);
 	fputs("MIME-Version: 1.0\r\n"
 	      "Content-Type: text/plain; charset=utf-8\r\n"
 	      "Content-Transfer-Encoding: 8bit\r\n\r\n", f);

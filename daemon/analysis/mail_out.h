@@ -36,6 +36,9 @@ struct mail_out {
 	const char *message_id;		/* "<..>"; left out when not ok */
 	const char *in_reply_to;	/* "<..>" or NULL; also References */
 	const char *date;		/* RFC 5322 date or NULL */
+	const char *lab_reply;		/* non-NULL: "X-Perflab-Reply: <it>",
+					 * the mark of the lab's own list
+					 * replies (mail_thread.h) */
 };
 
 /*

@@ -24,7 +24,7 @@ int api_watches_post(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "name", "inbox", "query", "base",
 		"ref", "submit_key", "label", "backend", "runs", "poll_seconds",
-		"window_days", "complete_timeout", "mail_no_change", NULL };
+		"window_days", "complete_timeout", "mail_no_change", "list", NULL };
 	struct watch_spec s = { 0 };
 	json_t *body = http_json_body_keys(req, resp, keys);
 	struct lab_err e;
@@ -41,6 +41,7 @@ int api_watches_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_string(body, "submit_key", 64, &s.submit_key, resp) ||
 	    api_opt_string(body, "label", 64, &s.label, resp) ||
 	    api_opt_string(body, "backend", 32, &s.backend, resp) ||
+	    api_opt_string(body, "list", 254, &s.list, resp) ||
 	    api_opt_int(body, "runs", 3, 1, 20, &s.runs, resp) ||
 	    api_opt_int(body, "poll_seconds", 300, 10, 86400, &s.poll_seconds, resp) ||
 	    api_opt_int(body, "window_days", 7, 1, 60, &days, resp) ||

@@ -564,8 +564,8 @@ static int send_webhook(const char *url, const char *secret, int64_t did,
 	return unreachable(rc) ? -2 : -1;
 }
 
-static int send_email(const struct alerts_smtp *smtp, const char *rcpts,
-		      const char *msg, char *err, size_t errlen)
+int alerts_send_mail(const struct alerts_smtp *smtp, const char *rcpts,
+		     const char *msg, char *err, size_t errlen)
 {
 	struct upload u = { msg, strlen(msg) };
 	struct curl_slist *rcpt = NULL;
@@ -697,7 +697,7 @@ static int deliver_email(sqlite3 *db, int64_t alert,
 	if (!body)
 		snprintf(err, errlen, "cannot build the mail");
 	if (body && rcpt)
-		ok = send_email(smtp, rcpt, body, err, errlen);
+		ok = alerts_send_mail(smtp, rcpt, body, err, errlen);
 	free(report);
 	free(body);
 	free(rcpt);

@@ -101,6 +101,14 @@ int alerts_deliver_channel(store_conn *db, const struct alerts_smtp *smtp,
 			   const char *channel, time_t now);
 void alerts_stop_delivery(void);
 
+/*
+ * Send the whole message @msg through @smtp to @rcpts (comma-separated
+ * addr-specs), with the deliveries' timeouts, cut short by
+ * alerts_stop_delivery(). 0, -1 (failed: @err), -2 (unreachable).
+ */
+int alerts_send_mail(const struct alerts_smtp *smtp, const char *rcpts,
+		     const char *msg, char *err, size_t errlen);
+
 /* HMAC-SHA256 of @body with @secret as lowercase hex into @hex[65]. */
 void alerts_signature(const char *secret, const char *body, size_t len,
 		      char hex[65]);

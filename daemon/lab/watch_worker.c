@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "daemon/lab/watch_poll.h"
+#include "daemon/lab/watch_reply.h"
 #include "daemon/lab/watch_store.h"
 #include "daemon/lab/watch_submit.h"
 #include "daemon/lab/watch_worker.h"
@@ -57,6 +58,8 @@ static void tick(void *arg)
 	n = watches_due(db, now, rows, WATCHES_PER_TICK);
 	for (int i = 0; i < n; i++)
 		poll_one(db, &rows[i], now);
+	watch_reply_plan(db, &WW.cfg.smtp, now);
+	watch_reply_send(db, &WW.cfg.smtp, now);
 	db_pool_put(WW.cfg.pool, db);
 }
 

@@ -4,11 +4,13 @@
  * takes the watches that are due (their timer, or POST .../poll) and for
  * each runs lei off any lock (watch_poll.h), stores the batch in one
  * short write (watch_store.h), then submits the series that became
- * complete (watch_submit.h).
+ * complete (watch_submit.h); then it plans and sends the replies of
+ * series whose experiment ended (watch_reply.h).
  */
 #ifndef PERFLAB_WATCH_WORKER_H
 #define PERFLAB_WATCH_WORKER_H
 
+#include "daemon/lab/alerts.h"
 #include "daemon/lab/worker.h"
 #include "daemon/store/db.h"
 
@@ -16,6 +18,7 @@ struct watch_worker_config {
 	struct db_pool *pool;
 	int max_queued;			/* perflabd --max-queued-runs */
 	void (*on_queued)(void);	/* experiments were queued */
+	struct alerts_smtp smtp;	/* the replies (watch_reply.h) */
 };
 
 int watch_worker_start(const struct watch_worker_config *c);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "daemon/analysis/mail_out.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/validate.h"
@@ -104,6 +105,9 @@ static int check_spec(store_conn *db, const struct watch_spec *s,
 				" [A-Za-z0-9._+-]");
 	if (!s->base)
 		return lab_fail(e, LAB_INVALID, "'base' (a git base) is required");
+	if (s->list && !mail_addr_ok(s->list))
+		return lab_fail(e, LAB_INVALID, "'list' must be a plain address"
+				" (local@domain)");
 	if (s->ref && gitmirror_check_ref(s->ref))
 		return lab_fail(e, LAB_INVALID, "bad ref name");
 	if (bases_find(db, s->base, b, e))
@@ -128,8 +132,8 @@ static int insert(store_conn *w, const struct watch_spec *s, int64_t base_id,
 	sqlite3_stmt *st = db_prepare(w, "INSERT INTO watches (name, inbox, query,"
 		" base_id, ref, key_id, label, backend, runs, poll_seconds,"
 		" window_seconds, complete_timeout, mail_no_change, created_by,"
-		" created_at, poll_requested) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-		" 1)");
+		" created_at, poll_requested, list_address) VALUES (?,?,?,?,?,?,?,?,"
+		"?,?,?,?,?,?,?, 1, ?)");
 	int rc;
 
 	if (!st)
@@ -153,6 +157,8 @@ static int insert(store_conn *w, const struct watch_spec *s, int64_t base_id,
 	if (s->created_by > 0)
 		sqlite3_bind_int64(st, 14, s->created_by);
 	sqlite3_bind_int64(st, 15, (int64_t)time(NULL));
+	if (s->list)
+		sqlite3_bind_text(st, 16, s->list, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_CONSTRAINT)
@@ -251,7 +257,7 @@ int watches_poll_done(store_conn *db, const struct watch_row *r)
 	" 'enabled', json(CASE WHEN w.enabled THEN 'true' ELSE 'false' END)," \
 	" 'poll_requested', json(CASE WHEN w.poll_requested THEN 'true' ELSE" \
 	" 'false' END), 'polled_at', w.polled_at, 'poll_error', w.poll_error," \
-	" 'created_at', w.created_at"
+	" 'created_at', w.created_at, 'list', w.list_address"
 
 #define WATCH_FROM \
 	" FROM watches w JOIN bases b ON b.id = w.base_id JOIN api_keys k ON" \
@@ -293,6 +299,10 @@ json_t *watches_json(store_conn *db, int64_t id)
 		" 'base_commit', s.base_commit, 'reply_to', s.reply_to, 'state',"
 		" s.state, 'reason', s.reason, 'previous_id', s.previous_id,"
 		" 'experiment_id', s.experiment_id, 'experiment_state', e.state,"
+		" 'reply', json((SELECT json_object('status', r.status, 'note',"
+		" r.note, 'message_id', r.message_id, 'rcpts', r.rcpts, 'attempts',"
+		" r.attempts, 'at', r.at) FROM watch_replies r WHERE r.series_id ="
+		" s.id)),"
 		" 'base_used', s.base_used, 'base_how', s.base_how, 'first_seen',"
 		" s.first_seen, 'messages', json((SELECT json_group_array("
 		" json_object('message_id', m.message_id, 'kind', m.kind, 'idx',"

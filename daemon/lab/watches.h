@@ -37,6 +37,7 @@ struct watch_spec {
 	int window_seconds;	/* lei's rt: look-back per poll */
 	int complete_timeout;	/* how long a series may wait for patches */
 	bool mail_no_change;
+	const char *list;	/* the list's address: replies go there too */
 	int64_t created_by;
 };
 

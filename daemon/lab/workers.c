@@ -154,7 +154,7 @@ int workers_start(const struct workers_config *c)
 			 NULL) ||
 	    watch_worker_start(&(struct watch_worker_config){ .pool = c->pool,
 			       .max_queued = c->max_queued,
-			       .on_queued = kick_claims })) {
+			       .on_queued = kick_claims, .smtp = c->smtp })) {
 		workers_stop();
 		return -1;
 	}

@@ -8,9 +8,11 @@ a perflab-bench result whose IOPS are VALUE of that commit (default
 
 usage: git_sim_runner.py URL RUNNER_KEY HOST LABEL SPEC.json
 SPEC: {"values": {"<sha>": iops, ...}, "default": 100000, "broken": [sha],
-       "failing": {"<sha>": "boot"}, "alternate": {"<sha>": [iops, ...]}}
+       "failing": {"<sha>": "boot"}, "alternate": {"<sha>": [iops, ...]},
+       "patched": factor}
 ("failing": that commit's jobs fail with the reason; "alternate": that
-commit's runs take the listed values in turn.)
+commit's runs take the listed values in turn; "patched": the IOPS of a
+variant with patches are multiplied by it.)
 Runs until killed; prints one line per job to stdout."""
 import json
 import random
@@ -91,6 +93,8 @@ while True:
     if alt:
         iops = alt[turns.get(commit, 0) % len(alt)]
         turns[commit] = turns.get(commit, 0) + 1
+    if job.get("variant", {}).get("patches") and "patched" in spec:
+        iops = int(iops * spec["patched"])
     call("/api/v1/jobs/%d/result" % job["job_id"],
          {"lease": job["lease"], "bench": bench(iops, rng),
           "build": {"cache_key": "sim-" + commit[:12], "cached": True,

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * watch_reply - the body of the lab's reply in a posted series' thread,
+ * like the seed's answer and LKP's report: what was tested on which
+ * base, the verdict with its CI and MDE, the LKP %change table, how v2
+ * compares with v1, the link, and the Reported-by/Closes lines to add
+ * when a regression is fixed. Pure: a struct in, text out.
+ *
+ * Formats: delta and CI "%+.2f%%", MDE "%.2f%%", NAN prints "-".
+ */
+#ifndef PERFLAB_WATCH_REPLY_H
+#define PERFLAB_WATCH_REPLY_H
+
+#include <stdint.h>
+
+struct watch_reply {
+	const char *author_name;	/* "Ann Author", may be "" */
+	const char *subject;		/* the series' subject */
+	int version, npatches;
+	const char *base, *commit;	/* "g", 40 hex */
+	const char *base_how;		/* "base-commit" or "ref-head" */
+	const char *ref;		/* the watched ref */
+	const char *metric;		/* "iops" */
+	const char *verdict;		/* regression, improvement, no change, inconclusive */
+	double delta_pct, ci_lo, ci_hi, mde_pct;
+	int runs;
+	const char *lkp;		/* the LKP table text, or NULL */
+	/* the version before, when it was measured */
+	int prev_version;		/* 0: none */
+	const char *prev_verdict;
+	double prev_delta_pct;
+	const char *lab_url;		/* "http://lab:8080" or "" */
+	int64_t experiment_id;
+	const char *from;		/* the lab's address (Reported-by) */
+};
+
+/* The body (malloc'd, "\n" line ends) or NULL. */
+char *watch_reply_text(const struct watch_reply *r);
+
+#endif /* PERFLAB_WATCH_REPLY_H */

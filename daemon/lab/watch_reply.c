@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Replies in the threads of posted series; see watch_reply.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/analysis/mail_out.h"
+#include "daemon/analysis/watch_reply.h"
+#include "daemon/lab/experiment_json.h"
+#include "daemon/lab/watch_reply.h"
+#include "daemon/store/db.h"
+#include "daemon/store/sql.h"
+#include "daemon/store/writer.h"
+
+struct settled {
+	int64_t id, exp, prev;
+	int version, total, no_change;
+	char reply_to[256], subject[512], author[256], from[512],
+		base_used[128], how[16], thread[256], list[256], ref[257],
+		state[16];
+};
+
+static void col(sqlite3_stmt *st, int i, char *out, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	snprintf(out, len, "%s", s ? (const char *)s : "");
+}
+
+static int load_settled(sqlite3 *db, struct settled *r, int max)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT s.id, e.id, coalesce(s.previous_id,"
+		" 0), s.version, s.total, w.mail_no_change, s.reply_to, s.subject,"
+		" s.author, coalesce((SELECT m.author FROM watch_messages m WHERE"
+		" m.watch_id = s.watch_id AND m.message_id = s.reply_to), ''),"
+		" s.base_used, s.base_how, s.series_key, w.list_address,"
+		" coalesce(w.ref, b.ref), e.state FROM watch_series s JOIN watches w"
+		" ON w.id = s.watch_id JOIN bases b ON b.id = w.base_id JOIN"
+		" experiments e ON e.id = s.experiment_id WHERE s.state = 'queued'"
+		" AND e.state IN ('done', 'failed', 'cancelled') AND"
+		" e.analysis_pending = 0 AND NOT EXISTS (SELECT 1 FROM watch_replies"
+		" r WHERE r.series_id = s.id) ORDER BY s.id LIMIT ?");
+	int n = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int(st, 1, max);
+	while (n < max && sqlite3_step(st) == SQLITE_ROW) {
+		struct settled *s = &r[n++];
+
+		s->id = sqlite3_column_int64(st, 0);
+		s->exp = sqlite3_column_int64(st, 1);
+		s->prev = sqlite3_column_int64(st, 2);
+		s->version = sqlite3_column_int(st, 3);
+		s->total = sqlite3_column_int(st, 4);
+		s->no_change = sqlite3_column_int(st, 5);
+		col(st, 6, s->reply_to, sizeof(s->reply_to));
+		col(st, 7, s->subject, sizeof(s->subject));
+		col(st, 8, s->author, sizeof(s->author));
+		col(st, 9, s->from, sizeof(s->from));
+		col(st, 10, s->base_used, sizeof(s->base_used));
+		col(st, 11, s->how, sizeof(s->how));
+		col(st, 12, s->thread, sizeof(s->thread));
+		s->thread[strcspn(s->thread, "#")] = '\0';
+		col(st, 13, s->list, sizeof(s->list));
+		col(st, 14, s->ref, sizeof(s->ref));
+		col(st, 15, s->state, sizeof(s->state));
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* The treatment's comparison of @metric in experiment JSON @o. */
+static json_t *verdict_of(json_t *o)
+{
+	json_t *c, *first = NULL;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "comparison"), i, c) {
+		if (!first)
+			first = c;
+		if (!strcmp(json_string_value(json_object_get(c, "metric")) ?: "", "iops"))
+			return c;
+	}
+	return first;
+}
+
+static double num(json_t *c, const char *k)
+{
+	json_t *v = json_object_get(c, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int64_t count_since(sqlite3 *db, const char *col_, const char *v,
+			   time_t since)
+{
+	char sql[200];
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM watch_replies WHERE %s = ?"
+		 " COLLATE NOCASE AND status IN ('pending', 'sent') AND at > ?", col_);
+	st = db_prepare(db, sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, v, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (int64_t)since);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Why @s gets no mail, or "" when it does. */
+static void why_withheld(sqlite3 *db, const struct settled *s, json_t *c,
+			 const struct alerts_smtp *smtp, time_t now, char *why,
+			 size_t len)
+{
+	const char *v = json_string_value(json_object_get(c, "verdict"));
+
+	why[0] = '\0';
+	if (strcmp(s->state, "done"))
+		snprintf(why, len, "the experiment ended %s: nothing mailed", s->state);
+	else if (!v)
+		snprintf(why, len, "no verdict: nothing mailed");
+	else if (strcmp(v, "regression") && !s->no_change)
+		snprintf(why, len, "verdict %s: the watch mails regressions only", v);
+	else if (!smtp->url)
+		snprintf(why, len, "no SMTP configured (--smtp-url)");
+	else if (!mail_addr_ok(s->author) && !mail_addr_ok(s->list))
+		snprintf(why, len, "neither the author nor the list has a usable address");
+	else if (count_since(db, "author", s->author, now - 86400) >= WATCH_REPLIES_PER_AUTHOR)
+		snprintf(why, len, "rate limit: %d replies to %s in 24 hours already",
+			 WATCH_REPLIES_PER_AUTHOR, s->author);
+	else if (count_since(db, "thread", s->thread, now - 86400) >= WATCH_REPLIES_PER_THREAD)
+		snprintf(why, len, "rate limit: %d replies in this thread in 24 hours"
+			 " already", WATCH_REPLIES_PER_THREAD);
+}
+
+/* The display name of "Name <addr>", or "". */
+static void display_name(const char *from, char *out, size_t len)
+{
+	const char *lt = strchr(from, '<');
+	size_t n = lt ? (size_t)(lt - from) : 0;
+
+	while (n && from[n - 1] == ' ')
+		n--;
+	snprintf(out, len, "%.*s", (int)n, from);
+	if (out[0] == '"' && n > 1 && out[n - 1] == '"') {
+		memmove(out, out + 1, n - 2);
+		out[n - 2] = '\0';
+	}
+}
+
+/* The previous version's delta and verdict, when it was measured. */
+static void previous(sqlite3 *db, const struct settled *s, struct watch_reply *r,
+		     json_t **keep)
+{
+	int64_t exp = s->prev ? db_int(db, 0, "SELECT coalesce(experiment_id, 0)"
+				       " FROM watch_series WHERE id = ?", 1, s->prev) : 0;
+	json_t *o = exp > 0 ? experiment_json(db, exp) : NULL, *c = verdict_of(o);
+
+	*keep = o;
+	if (!c || !json_string_value(json_object_get(c, "verdict")))
+		return;
+	r->prev_version = (int)db_int(db, 0, "SELECT version FROM watch_series WHERE"
+				      " id = ?", 1, s->prev);
+	r->prev_verdict = json_string_value(json_object_get(c, "verdict"));
+	r->prev_delta_pct = num(c, "delta_pct");
+}
+
+static char *build_mail(sqlite3 *db, const struct settled *s, json_t *o,
+			json_t *c, const struct alerts_smtp *smtp, time_t now,
+			char *msgid, size_t idlen, char *rcpts, size_t rlen)
+{
+	char name[256], subj[600], date[64], *body, *mail;
+	const char *at = strchr(s->base_used, '@'), *to[2];
+	struct watch_reply r = { 0 };
+	json_t *prev = NULL;
+	size_t nto = 0;
+
+	display_name(s->from, name, sizeof(name));
+	r.author_name = name;
+	r.subject = s->subject;
+	r.version = s->version;
+	r.npatches = s->total;
+	snprintf(subj, sizeof(subj), "%.*s", at ? (int)(at - s->base_used) : 0,
+		 s->base_used);
+	r.base = subj;
+	r.commit = at ? at + 1 : "";
+	r.base_how = s->how;
+	r.ref = s->ref;
+	r.metric = json_string_value(json_object_get(c, "metric")) ?: "iops";
+	r.verdict = json_string_value(json_object_get(c, "verdict"));
+	r.delta_pct = num(c, "delta_pct");
+	r.ci_lo = num(c, "ci_low");
+	r.ci_hi = num(c, "ci_high");
+	r.mde_pct = num(c, "mde_pct");
+	r.runs = (int)json_integer_value(json_object_get(c, "runs"));
+	r.lkp = json_string_value(json_object_get(o, "lkp"));
+	r.lab_url = smtp->base_url ? smtp->base_url : "";
+	r.experiment_id = s->exp;
+	r.from = smtp->from;
+	previous(db, s, &r, &prev);
+	body = watch_reply_text(&r);
+	json_decref(prev);
+	if (!body)
+		return NULL;
+	snprintf(subj, sizeof(subj), "%s%s", strncasecmp(s->subject, "re:", 3) ?
+		 "Re: " : "", s->subject);
+	snprintf(msgid, idlen, "<perflab-series-%lld-%lld@%s>", (long long)s->id,
+		 (long long)now, smtp->from && strchr(smtp->from, '@') ?
+		 strchr(smtp->from, '@') + 1 : "perflab");
+	rcpts[0] = '\0';
+	if (mail_addr_ok(s->author))
+		to[nto++] = s->author;
+	if (mail_addr_ok(s->list) && (!nto || strcasecmp(s->list, s->author)))
+		to[nto++] = s->list;
+	for (size_t i = 0; i < nto; i++)
+		snprintf(rcpts + strlen(rcpts), rlen - strlen(rcpts), "%s%s",
+			 i ? "," : "", to[i]);
+	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", gmtime(&now));
+	mail = mail_build(&(struct mail_out){ .from = smtp->from, .from_name = "perflab",
+		.to = to, .nr_to = nto, .subject = subj, .message_id = msgid,
+		.in_reply_to = s->reply_to, .date = date, .lab_reply = "1" }, body);
+	free(body);
+	return mail;
+}
+
+static int store_plan(sqlite3 *db, const struct settled *s, const char *msgid,
+		      const char *rcpts, const char *mail, const char *why,
+		      time_t now)
+{
+	sqlite3 *w = db_write_lock(db);
+	sqlite3_stmt *st = db_prepare(w, "INSERT INTO watch_replies (series_id,"
+		" thread, author, message_id, rcpts, mail, status, note, at) VALUES"
+		" (?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING");
+	int rc = -1;
+
+	if (st) {
+		sqlite3_bind_int64(st, 1, s->id);
+		sqlite3_bind_text(st, 2, s->thread, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, s->author, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, msgid, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, rcpts, -1, SQLITE_STATIC);
+		if (mail)
+			sqlite3_bind_text(st, 6, mail, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, why ? "withheld" : "pending", -1, SQLITE_STATIC);
+		if (why)
+			sqlite3_bind_text(st, 8, why, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 9, (int64_t)now);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+		sqlite3_finalize(st);
+	}
+	db_write_unlock(db, w);
+	return rc;
+}
+
+int watch_reply_plan(store_conn *db, const struct alerts_smtp *smtp, time_t now)
+{
+	struct settled rows[8];
+	int n = load_settled(db, rows, 8), done = 0;
+
+	for (int i = 0; i < n; i++) {
+		json_t *o = experiment_json(db, rows[i].exp), *c = verdict_of(o);
+		char why[300], msgid[300] = "", rcpts[600] = "", *mail = NULL;
+
+		why_withheld(db, &rows[i], c, smtp, now, why, sizeof(why));
+		if (!why[0]) {
+			mail = build_mail(db, &rows[i], o, c, smtp, now, msgid,
+					  sizeof(msgid), rcpts, sizeof(rcpts));
+			if (!mail)
+				snprintf(why, sizeof(why), "the reply could not be built");
+		}
+		if (!store_plan(db, &rows[i], msgid, rcpts, mail, why[0] ? why : NULL, now))
+			done++;
+		free(mail);
+		json_decref(o);
+	}
+	return n < 0 ? -1 : done;
+}
+
+int watch_reply_send(store_conn *db, const struct alerts_smtp *smtp, time_t now)
+{
+	/* A failed attempt waits 30 s more per attempt before the next. */
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, rcpts, mail FROM watch_replies"
+				      " WHERE status = 'pending' AND at + 30 * attempts"
+				      " <= ? ORDER BY id LIMIT 8");
+	struct { int64_t id; char *rcpts, *mail; } q[8];
+	int n = 0, sent = 0;
+
+	if (!st || !smtp->url) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	sqlite3_bind_int64(st, 1, (int64_t)now);
+	while (n < 8 && sqlite3_step(st) == SQLITE_ROW) {
+		q[n].id = sqlite3_column_int64(st, 0);
+		q[n].rcpts = strdup((const char *)sqlite3_column_text(st, 1));
+		q[n].mail = strdup((const char *)sqlite3_column_text(st, 2));
+		n++;
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++) {
+		char err[256] = "";
+		int rc = q[i].rcpts && q[i].mail ?
+			 alerts_send_mail(smtp, q[i].rcpts, q[i].mail, err, sizeof(err)) : -1;
+		sqlite3 *w = db_write_lock(db);
+
+		st = db_prepare(w, "UPDATE watch_replies SET attempts = attempts + 1,"
+			" status = CASE WHEN ?2 THEN 'sent' WHEN attempts + 1 >= ?4 THEN"
+			" 'failed' ELSE 'pending' END, note = nullif(?3, ''), at = ?5"
+			" WHERE id = ?1");
+		if (st) {
+			sqlite3_bind_int64(st, 1, q[i].id);
+			sqlite3_bind_int(st, 2, rc == 0);
+			sqlite3_bind_text(st, 3, err, -1, SQLITE_STATIC);
+			sqlite3_bind_int(st, 4, WATCH_REPLY_ATTEMPTS);
+			sqlite3_bind_int64(st, 5, (int64_t)now);
+			sqlite3_step(st);
+			sqlite3_finalize(st);
+		}
+		db_write_unlock(db, w);
+		sent += rc == 0;
+		free(q[i].rcpts);
+		free(q[i].mail);
+	}
+	return sent;
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Description: the reply in a posted series' thread. A v1 (cover + 3
+# patches) and a v2 (cover + 2) are posted to a public-inbox watched by
+# perflabd; a simulated runner (git_sim_runner.py) answers every variant
+# with patches 10 % slower. The SMTP sink of tests/stats/receivers.py
+# (its envelopes and messages are the reference) receives exactly one
+# reply per version: RCPT the author and the watch's list, In-Reply-To
+# and References the version's cover letter, "Re: " its subject,
+# X-Perflab-Reply set, the regression with its CI, the base it used, the
+# Reported-by/Closes lines, and for v2 the line comparing it with v1.
+# The lab's own reply, delivered back into the archive, is read as
+# "own": no series, no experiment, no further mail. A watch that mails
+# regressions only withholds the reply of a series whose verdict is "no
+# change", with the reason.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/gitlib.sh"
+for t in lei public-inbox-init public-inbox-mda python3; do
+	command -v $t >/dev/null || skip "$t is not installed (make deps)"
+done
+MAIL=$TOP/tests/fixtures/mail
+export PI_CONFIG=$TMP/pi.config HOME=$TMP/home
+mkdir -p "$HOME" "$TMP/rx"
+INBOX=$TMP/inbox
+public-inbox-init -V2 test "$INBOX" http://example.org/test list@example.org \
+	>/dev/null 2>&1 || fail "public-inbox-init"
+git config -f "$PI_CONFIG" publicinbox.test.spamcheck none
+git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
+deliver() {
+	local f
+	for f in "$@"; do
+		sed "s/^Date: .*/Date: $(date -R)/" "$f" | tr -d '\r' |
+			ORIGINAL_RECIPIENT=list@example.org public-inbox-mda --no-precheck \
+				2>>"$TMP/mda.log" || fail "public-inbox-mda $f"
+	done
+}
+python3 "$TOP/tests/stats/receivers.py" "$TMP/rx" &
+RX=$!
+for _ in $(seq 100); do [ -s "$TMP/rx/smtp.port" ] && break; sleep 0.05; done
+[ -s "$TMP/rx/smtp.port" ] || { kill $RX; fail "SMTP sink did not start"; }
+start_daemon --smtp-url "smtp://127.0.0.1:$(cat "$TMP/rx/smtp.port")" \
+	--smtp-from perflab@lab.test --smtp-to alerts@lab.test --public-url http://lab.test
+ADM=$(make_key admin root)
+SUB=$(make_key submit lists)
+R1=$(make_key runner r1)
+REPO=$TMP/repo
+make_repo "$REPO" 1
+api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/dev/null
+expect_status 201 "git base"
+echo '{"default": 100000, "patched": 0.9}' >"$TMP/spec.json"
+python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
+	>"$TMP/runner.log" 2>&1 &
+RUNNER=$!
+trap 'kill $RUNNER $RX 2>/dev/null; stop_daemon; cleanup' EXIT
+wait_host "$ADM" sim
+
+deliver "$MAIL"/0[1-4]*.eml "$MAIL"/05-review.eml "$MAIL"/0[678]*.eml
+body=$(api POST /api/v1/watches "$ADM" "$(jq -n --arg i "$INBOX" '{name:"blk", inbox:$i,
+	query:"dfn:block/", base:"g", submit_key:"lists", label:"lab", runs:5,
+	poll_seconds:3600, list:"list@example.org"}')")
+expect_status 201 "watch"
+W=$(jq -r .id <<<"$body")
+api POST /api/v1/watches "$ADM" "$(jq -n --arg i "$INBOX" '{name:"x", inbox:$i,
+	query:"x", base:"g", submit_key:"lists", list:"a list"}')" >/dev/null
+expect_status 400 "a list that is not an address"
+
+# replies: the thread replies the sink holds (the lab's regression
+# alerts to --smtp-to are mailed beside them, as for any experiment).
+replies() { grep -l '^X-Perflab-Reply: ' "$TMP"/rx/mail.[0-9]* 2>/dev/null | wc -l; }
+# wait_mails N: until the sink holds N replies (or 60 s), then 2 s more.
+wait_mails() {
+	for _ in $(seq 600); do [ "$(replies)" -ge "$1" ] && break; sleep 0.1; done
+	[ "$(replies)" -ge "$1" ] || fail "reply $1 not received: $(ls "$TMP/rx"); $(api GET /api/v1/watches/$W "$ADM" | jq -c '.series[] | {key, state, reason, reply}')"
+	sleep 2
+	check "$(replies)" -eq "$1" "replies received"
+}
+wait_mails 2
+# the mail of a version: N where the message replies to its cover
+mail_of() { grep -l "^In-Reply-To: $1" $(grep -l '^X-Perflab-Reply: ' "$TMP"/rx/mail.[0-9]*) | head -1; }
+M1=$(mail_of '<v1-0@example.org>')
+M2=$(mail_of '<v2-0@example.org>')
+[ -n "$M1" ] && [ -n "$M2" ] && [ "$M1" != "$M2" ] || fail "one reply per version: $(grep -h In-Reply-To "$TMP"/rx/mail.*)"
+for m in "$M1" "$M2"; do
+	for r in 'RCPT TO:<ann@example.org>' 'RCPT TO:<list@example.org>' '^X-Perflab-Reply: 1'; do
+		tr -d '\r' <"$m" | grep -q "$r" || fail "$r missing in $m: $(head -20 "$m")"
+	done
+	tr -d '\r' <"$m" | grep -q 'alerts@lab.test' && fail "the alert list is not a reply's recipient"
+	tr -d '\r' <"$m" | grep -qE '^  iops +regression  -10\.[0-9]{2}% \[' ||
+		fail "the verdict line: $(tr -d '\r' <"$m" | grep -A1 '^verdict')"
+	tr -d '\r' <"$m" | grep -q '^| Reported-by: perflab <perflab@lab.test>' || fail "Reported-by"
+	tr -d '\r' <"$m" | grep -q '^| Closes: http://lab.test/#/experiments/[0-9]*$' || fail "Closes"
+done
+tr -d '\r' <"$M1" | grep -q '^Subject: Re: \[PATCH 0/3\] block: skip tag clearing on the fast path$' || fail "v1 subject"
+tr -d '\r' <"$M1" | grep -q '^References: <v1-0@example.org>' || fail "v1 References"
+tr -d '\r' <"$M2" | grep -q '^Subject: Re: \[PATCH v2 0/2\] block: skip tag clearing on the fast path$' || fail "v2 subject"
+tr -d '\r' <"$M2" | grep -q '^v2 against v1: v1 measured -10\.[0-9]*% (regression)' ||
+	fail "v2 compared with v1: $(tr -d '\r' <"$M2" | sed -n '/^verdict/,/^$/p')"
+[ -n "${KEEP_MAIL:-}" ] && cp "$M2" "$KEEP_MAIL"
+tr -d '\r' <"$M1" | grep -q "^base: g@$(commit_of "$REPO" 1 | cut -c1-12) (the head of master: the series names no$" || fail "v1's base"
+body=$(api GET "/api/v1/watches/$W" "$ADM")
+check "$(jq '[.series[] | select(.reply.status == "sent")] | length' <<<"$body")" -eq 2 "both replies sent"
+
+# The lab's own reply comes back through the list: read, never answered.
+sed '1,/^\r\{0,1\}$/d' "$M1" >"$TMP/own.eml"
+deliver "$TMP/own.eml"
+t0=$(date +%s)
+api POST "/api/v1/watches/$W/poll" "$ADM" >/dev/null
+expect_status 202 "poll"
+for _ in $(seq 300); do
+	body=$(api GET "/api/v1/watches/$W" "$ADM")
+	[ "$(jq ".polled_at >= $t0 and (.poll_requested | not)" <<<"$body")" = true ] && break
+	sleep 0.1
+done
+own=$(tr -d '\r' <"$M1" | sed -n 's/^Message-ID: //p')
+check "$(jq -r --arg m "$own" '.log[] | select(.message_id == $m) | .kind' <<<"$body")" = own "the lab's reply is read as its own"
+check "$(jq '.series | length' <<<"$body")" -eq 2 "no series from it"
+sleep 2
+check "$(replies)" -eq 2 "no mail answers it"
+
+# Regressions only: a "no change" series gets no mail, says why.
+echo '{"default": 100000}' >"$TMP/spec.json"
+deliver "$MAIL/15-lonely.eml"
+sed 's/lonely-1/lonely-2/; s/1\/2\] nvme: first half/2\/2] nvme: second half/; s/half\.c/half2.c/g' \
+	"$MAIL/15-lonely.eml" | sed 's/^Subject: .*/Subject: [PATCH 2\/2] nvme: second half/' |
+	sed 's/^Message-Id: .*/Message-Id: <lonely-2@example.org>\nIn-Reply-To: <lonely-1@example.org>\nReferences: <lonely-1@example.org>/' >"$TMP/l2.eml"
+deliver "$TMP/l2.eml"
+api POST /api/v1/watches "$ADM" "$(jq -n --arg i "$INBOX" '{name:"nvme", inbox:$i,
+	query:"dfn:drivers/nvme/", base:"g", submit_key:"lists", label:"lab", runs:5,
+	poll_seconds:3600, list:"list@example.org"}')" >/dev/null
+expect_status 201 "second watch"
+W2=$(jq -r .id "$TMP/body")
+for _ in $(seq 600); do
+	st=$(api GET "/api/v1/watches/$W2" "$ADM" | jq -r '.series[0].reply.status // empty')
+	[ -n "$st" ] && break
+	sleep 0.1
+done
+body=$(api GET "/api/v1/watches/$W2" "$ADM")
+check "$st" = withheld "no-change reply withheld: $(jq -c .series <<<"$body")"
+check "$(jq -r '.series[0].reply.note' <<<"$body")" = "verdict no change: the watch mails regressions only" "its reason"
+sleep 2
+check "$(replies)" -eq 2 "still two replies"
+echo ok
