@@ -70,22 +70,31 @@ void server_config_defaults(struct server_config *cfg)
 	cfg->delivery_timeout = ALERTS_DEFAULT_TIMEOUT_S;
 }
 
+/* A directory @name beside the database into @dir. */
+static void beside_db(const struct server_config *cfg, const char *name,
+		      char *dir, size_t len)
+{
+	const char *slash = strrchr(cfg->db_path, '/');
+
+	if (slash)
+		snprintf(dir, len, "%.*s/%s", (int)(slash - cfg->db_path),
+			 cfg->db_path, name);
+	else
+		snprintf(dir, len, "%s", name);
+}
+
 /* The image store: --image-dir, else "images" beside the database. */
 static int images_dir_init(struct server *s)
 {
 	const struct server_config *cfg = &s->cfg;
-	const char *slash = strrchr(cfg->db_path, '/');
 	char dir[PATH_MAX], err[PATH_MAX + 128];
 	store_conn *db;
 	int rc;
 
 	if (cfg->image_dir)
 		snprintf(dir, sizeof(dir), "%s", cfg->image_dir);
-	else if (slash)
-		snprintf(dir, sizeof(dir), "%.*s/images", (int)(slash - cfg->db_path),
-			 cfg->db_path);
 	else
-		snprintf(dir, sizeof(dir), "images");
+		beside_db(cfg, "images", dir, sizeof(dir));
 	builds_set_any_may_build(!cfg->builders_only);
 	db = db_pool_get(&s->pool);
 	if (!db)
@@ -102,32 +111,21 @@ static int images_dir_init(struct server *s)
 static void git_dir_init(const struct server_config *cfg)
 {
 	char dir[PATH_MAX];
-	const char *slash = strrchr(cfg->db_path, '/');
 
 	if (cfg->git_dir) {
 		gitmirror_set_dir(cfg->git_dir);
 		return;
 	}
-	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s/git", (int)(slash - cfg->db_path),
-			 cfg->db_path);
-	else
-		snprintf(dir, sizeof(dir), "git");
+	beside_db(cfg, "git", dir, sizeof(dir));
 	gitmirror_set_dir(dir);
 }
 
-/* lei's state and socket (watch_poll.h): a "lei" directory beside the
- * database. */
+/* lei's state and socket (watch_poll.h): "lei" beside the database. */
 static void lei_dir_init(const struct server_config *cfg)
 {
 	char dir[PATH_MAX];
-	const char *slash = strrchr(cfg->db_path, '/');
 
-	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s/lei", (int)(slash - cfg->db_path),
-			 cfg->db_path);
-	else
-		snprintf(dir, sizeof(dir), "lei");
+	beside_db(cfg, "lei", dir, sizeof(dir));
 	watch_poll_set_dir(dir);
 }
 

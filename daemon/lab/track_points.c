@@ -19,6 +19,7 @@
 #include "daemon/lab/series.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
+#include "daemon/store/json.h"
 #include "daemon/store/sql.h"
 
 static void col(char *dst, size_t len, sqlite3_stmt *st, int i)
@@ -313,27 +314,6 @@ int tracks_owns_experiment(sqlite3 *db, int64_t exp)
 
 /* ---- JSON ------------------------------------------------------------ */
 
-static json_t *query_json(sqlite3 *db, const char *sql, int64_t id, int many)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-	json_t *r = many ? json_array() : NULL;
-
-	if (!st)
-		return r;
-	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		json_t *o = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
-
-		if (!many) {
-			r = o;
-			break;
-		}
-		if (o)
-			json_array_append_new(r, o);
-	}
-	sqlite3_finalize(st);
-	return r;
-}
 
 #define TRACK_JSON \
 	"json_object('id', t.id, 'base', b.name, 'ref', t.ref, 'label', t.label," \
@@ -382,7 +362,7 @@ static json_t *change_points(sqlite3 *db, int64_t sid, json_t *points)
 
 json_t *tracks_json(sqlite3 *db, int64_t id)
 {
-	json_t *o = query_json(db, "SELECT " TRACK_JSON " FROM tracks t JOIN bases b"
+	json_t *o = json_query_texts(db, "SELECT " TRACK_JSON " FROM tracks t JOIN bases b"
 			       " ON b.id = t.base_id WHERE t.id = ?", id, 0), *pts;
 
 	if (!o)
@@ -390,7 +370,7 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 	/* Points in the series' order (first-parent: the order they were
 	 * queued, series.h); after the measured points come unmeasured
 	 * ones (queued, running, failed). */
-	pts = query_json(db, "SELECT json_object('commit', tp.commit_sha, 'subject',"
+	pts = json_query_texts(db, "SELECT json_object('commit', tp.commit_sha, 'subject',"
 			 " tp.subject, 'author', tp.author, 't', coalesce(sp.t,"
 			 " tp.committed_at), 'value', sp.value, 'experiment_id',"
 			 " tp.experiment_id, 'state', e.state, 'point_id', tp.point_id)"
@@ -401,7 +381,7 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 	json_object_set_new(o, "change_points", change_points(db,
 		json_integer_value(json_object_get(o, "series_id")), pts));
 	json_object_set_new(o, "points", pts);
-	json_object_set_new(o, "bisections", query_json(db, "SELECT json_object("
+	json_object_set_new(o, "bisections", json_query_texts(db, "SELECT json_object("
 		"'id', id, 'state', state, 'culprit', culprit, 'good', good, 'bad', bad)"
 		" FROM bisections WHERE track_id = ? ORDER BY id", id, 1));
 	return o;
@@ -424,6 +404,6 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 
 json_t *tracks_list_json(sqlite3 *db)
 {
-	return query_json(db, "SELECT " TRACK_LIST_JSON " FROM tracks t JOIN bases b"
+	return json_query_texts(db, "SELECT " TRACK_LIST_JSON " FROM tracks t JOIN bases b"
 			  " ON b.id = t.base_id WHERE ?1 = ?1 ORDER BY t.id", 0, 1);
 }

@@ -23,13 +23,6 @@ struct settled {
 		state[16];
 };
 
-static void col(sqlite3_stmt *st, int i, char *out, size_t len)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	snprintf(out, len, "%s", s ? (const char *)s : "");
-}
-
 static int load_settled(sqlite3 *db, struct settled *r, int max)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT s.id, e.id, coalesce(s.previous_id,"
@@ -57,17 +50,17 @@ static int load_settled(sqlite3 *db, struct settled *r, int max)
 		s->version = sqlite3_column_int(st, 3);
 		s->total = sqlite3_column_int(st, 4);
 		s->no_change = sqlite3_column_int(st, 5);
-		col(st, 6, s->reply_to, sizeof(s->reply_to));
-		col(st, 7, s->subject, sizeof(s->subject));
-		col(st, 8, s->author, sizeof(s->author));
-		col(st, 9, s->from, sizeof(s->from));
-		col(st, 10, s->base_used, sizeof(s->base_used));
-		col(st, 11, s->how, sizeof(s->how));
-		col(st, 12, s->thread, sizeof(s->thread));
+		db_col_copy(st, 6, s->reply_to, sizeof(s->reply_to));
+		db_col_copy(st, 7, s->subject, sizeof(s->subject));
+		db_col_copy(st, 8, s->author, sizeof(s->author));
+		db_col_copy(st, 9, s->from, sizeof(s->from));
+		db_col_copy(st, 10, s->base_used, sizeof(s->base_used));
+		db_col_copy(st, 11, s->how, sizeof(s->how));
+		db_col_copy(st, 12, s->thread, sizeof(s->thread));
 		s->thread[strcspn(s->thread, "#")] = '\0';
-		col(st, 13, s->list, sizeof(s->list));
-		col(st, 14, s->ref, sizeof(s->ref));
-		col(st, 15, s->state, sizeof(s->state));
+		db_col_copy(st, 13, s->list, sizeof(s->list));
+		db_col_copy(st, 14, s->ref, sizeof(s->ref));
+		db_col_copy(st, 15, s->state, sizeof(s->state));
 	}
 	sqlite3_finalize(st);
 	return n;

@@ -62,13 +62,6 @@ static char *series_mbox(sqlite3 *db, int64_t sid, size_t *len)
 	return buf;
 }
 
-static void col(sqlite3_stmt *st, int i, char *out, size_t len)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	snprintf(out, len, "%s", s ? (const char *)s : "");
-}
-
 static int load_complete(sqlite3 *db, int64_t watch, struct series_row *r,
 			 int max)
 {
@@ -91,12 +84,12 @@ static int load_complete(sqlite3 *db, int64_t watch, struct series_row *r,
 		s->base_id = sqlite3_column_int64(st, 1);
 		s->key_id = sqlite3_column_int64(st, 2);
 		s->version = sqlite3_column_int(st, 3);
-		col(st, 4, s->subject, sizeof(s->subject));
-		col(st, 5, s->base_commit, sizeof(s->base_commit));
-		col(st, 6, s->ref, sizeof(s->ref));
-		col(st, 7, s->label, sizeof(s->label));
-		col(st, 8, s->backend, sizeof(s->backend));
-		col(st, 9, s->key_name, sizeof(s->key_name));
+		db_col_copy(st, 4, s->subject, sizeof(s->subject));
+		db_col_copy(st, 5, s->base_commit, sizeof(s->base_commit));
+		db_col_copy(st, 6, s->ref, sizeof(s->ref));
+		db_col_copy(st, 7, s->label, sizeof(s->label));
+		db_col_copy(st, 8, s->backend, sizeof(s->backend));
+		db_col_copy(st, 9, s->key_name, sizeof(s->key_name));
 		s->runs = sqlite3_column_int(st, 10);
 	}
 	sqlite3_finalize(st);

@@ -14,6 +14,7 @@
 #include "daemon/lab/validate.h"
 #include "daemon/lab/watches.h"
 #include "daemon/store/db.h"
+#include "daemon/store/json.h"
 #include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
@@ -263,37 +264,15 @@ int watches_poll_done(store_conn *db, const struct watch_row *r)
 	" FROM watches w JOIN bases b ON b.id = w.base_id JOIN api_keys k ON" \
 	" k.id = w.key_id"
 
-static json_t *rows(store_conn *db, const char *sql, int64_t id, bool many)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-	json_t *r = many ? json_array() : NULL;
-
-	if (!st)
-		return r;
-	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		json_t *o = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
-
-		if (!many) {
-			r = o;
-			break;
-		}
-		if (o)
-			json_array_append_new(r, o);
-	}
-	sqlite3_finalize(st);
-	return r;
-}
-
 json_t *watches_json(store_conn *db, int64_t id)
 {
-	json_t *o = rows(db, "SELECT " WATCH_JSON ")" WATCH_FROM " WHERE w.id = ?",
-			 id, false);
+	json_t *o = json_query_texts(db, "SELECT " WATCH_JSON ")" WATCH_FROM " WHERE w.id = ?",
+			 id, 0);
 
 	if (!o)
 		return NULL;
 	/* Versions side by side: a series names the version before it. */
-	json_object_set_new(o, "series", rows(db, "SELECT json_object('id', s.id,"
+	json_object_set_new(o, "series", json_query_texts(db, "SELECT json_object('id', s.id,"
 		" 'key', s.series_key, 'version', s.version, 'total', s.total,"
 		" 'subject', s.subject, 'author', s.author, 'change_id', s.change_id,"
 		" 'base_commit', s.base_commit, 'reply_to', s.reply_to, 'state',"
@@ -309,20 +288,20 @@ json_t *watches_json(store_conn *db, int64_t id)
 		" m.idx)) FROM (SELECT * FROM watch_messages m WHERE m.series_id ="
 		" s.id ORDER BY m.idx) m))) FROM watch_series s LEFT JOIN"
 		" experiments e ON e.id = s.experiment_id WHERE s.watch_id = ?"
-		" ORDER BY s.id", id, true));
+		" ORDER BY s.id", id, 1));
 	/* The log: what was read and why anything was refused. */
-	json_object_set_new(o, "log", rows(db, "SELECT json_object('message_id',"
+	json_object_set_new(o, "log", json_query_texts(db, "SELECT json_object('message_id',"
 		" message_id, 'kind', kind, 'subject', subject, 'author', author,"
 		" 'reason', reason, 'series_id', series_id, 'seen_at', seen_at) FROM"
 		" (SELECT * FROM watch_messages WHERE watch_id = ? ORDER BY id DESC"
-		" LIMIT 200)", id, true));
+		" LIMIT 200)", id, 1));
 	return o;
 }
 
 json_t *watches_list_json(store_conn *db)
 {
-	return rows(db, "SELECT " WATCH_JSON ", 'nseries', (SELECT count(*) FROM"
+	return json_query_texts(db, "SELECT " WATCH_JSON ", 'nseries', (SELECT count(*) FROM"
 		    " watch_series WHERE watch_id = w.id), 'nmessages', (SELECT"
 		    " count(*) FROM watch_messages WHERE watch_id = w.id))" WATCH_FROM
-		    " WHERE ?1 = ?1 ORDER BY w.id", 0, true);
+		    " WHERE ?1 = ?1 ORDER BY w.id", 0, 1);
 }

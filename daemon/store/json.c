@@ -164,3 +164,25 @@ json_t *json_query_id(sqlite3 *db, const char *sql, int64_t id)
 {
 	return query(db, sql, true, id);
 }
+
+json_t *json_query_texts(sqlite3 *db, const char *sql, int64_t id, int many)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	json_t *r = many ? json_array() : NULL;
+
+	if (!st)
+		return r;
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		json_t *o = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
+
+		if (!many) {
+			r = o;
+			break;
+		}
+		if (o)
+			json_array_append_new(r, o);
+	}
+	sqlite3_finalize(st);
+	return r;
+}

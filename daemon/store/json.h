@@ -31,5 +31,11 @@ json_t *json_rows(sqlite3_stmt *st);
 json_t *json_query(sqlite3 *db, const char *sql);
 /* The same with ?1 bound to @id. */
 json_t *json_query_id(sqlite3 *db, const char *sql, int64_t id);
+/*
+ * @sql whose column 0 is JSON text (a json_object() per row), ?1 bound to
+ * @id: the rows parsed, as an array when @many (empty on error), else
+ * the first row's value (NULL when there is none).
+ */
+json_t *json_query_texts(sqlite3 *db, const char *sql, int64_t id, int many);
 
 #endif

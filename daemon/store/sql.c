@@ -82,3 +82,10 @@ int db_text(sqlite3 *db, const char *sql, int64_t id, char **out, size_t *len)
 	sqlite3_finalize(st);
 	return ret;
 }
+
+void db_col_copy(sqlite3_stmt *st, int i, char *out, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	snprintf(out, len, "%s", s ? (const char *)s : "");
+}

@@ -24,4 +24,7 @@ int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...);
  */
 int db_text(sqlite3 *db, const char *sql, int64_t id, char **out, size_t *len);
 
+/* Text column @i of @st's row into @out ("" for NULL), truncated to @len. */
+void db_col_copy(sqlite3_stmt *st, int i, char *out, size_t len);
+
 #endif

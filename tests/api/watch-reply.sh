@@ -14,25 +14,10 @@
 # change", with the reason.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
-for t in lei public-inbox-init public-inbox-mda python3; do
-	command -v $t >/dev/null || skip "$t is not installed (make deps)"
-done
-MAIL=$TOP/tests/fixtures/mail
-export PI_CONFIG=$TMP/pi.config HOME=$TMP/home
-mkdir -p "$HOME" "$TMP/rx"
-INBOX=$TMP/inbox
-public-inbox-init -V2 test "$INBOX" http://example.org/test list@example.org \
-	>/dev/null 2>&1 || fail "public-inbox-init"
-git config -f "$PI_CONFIG" publicinbox.test.spamcheck none
-git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
-deliver() {
-	local f
-	for f in "$@"; do
-		sed "s/^Date: .*/Date: $(date -R)/" "$f" | tr -d '\r' |
-			ORIGINAL_RECIPIENT=list@example.org public-inbox-mda --no-precheck \
-				2>>"$TMP/mda.log" || fail "public-inbox-mda $f"
-	done
-}
+. "$(dirname "$0")/inboxlib.sh"
+command -v python3 >/dev/null || skip "python3 is not installed"
+mkdir -p "$TMP/rx"
+make_inbox
 python3 "$TOP/tests/stats/receivers.py" "$TMP/rx" &
 RX=$!
 for _ in $(seq 100); do [ -s "$TMP/rx/smtp.port" ] && break; sleep 0.05; done

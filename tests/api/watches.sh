@@ -16,29 +16,8 @@
 # submit key, a tarball base, a duplicate name, a submit key -> 4xx.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
-for t in lei public-inbox-init public-inbox-mda; do
-	command -v $t >/dev/null || skip "$t is not installed (make deps)"
-done
-MAIL=$TOP/tests/fixtures/mail
-export PI_CONFIG=$TMP/pi.config HOME=$TMP/home
-mkdir -p "$HOME"
-INBOX=$TMP/inbox
-public-inbox-init -V2 test "$INBOX" http://example.org/test list@example.org \
-	>/dev/null 2>&1 || fail "public-inbox-init"
-git config -f "$PI_CONFIG" publicinbox.test.spamcheck none
-git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
-
-# deliver FILE...: into the inbox as the list would, dated now (lei's
-# rt: window is the watch's look-back from the poll).
-deliver() {
-	local f
-	for f in "$@"; do
-		sed "s/^Date: .*/Date: $(date -R)/" "$f" |
-			ORIGINAL_RECIPIENT=list@example.org public-inbox-mda --no-precheck \
-				2>>"$TMP/mda.log" ||
-			fail "public-inbox-mda $f"
-	done
-}
+. "$(dirname "$0")/inboxlib.sh"
+make_inbox
 deliver "$MAIL"/0[1-3]*.eml "$MAIL"/05-review.eml "$MAIL"/09-nonpatch.eml \
 	"$MAIL"/1[0-6]*.eml
 # Over the 1 MiB limit: a [PATCH] with a 1.2 MiB body.

@@ -1,0 +1,32 @@
+# A public-inbox archive for the list-watch tests (sourced after lib.sh).
+#
+#   make_inbox           a v2 inbox at $INBOX for list@example.org
+#                        (public-inbox-init, no spam check); PI_CONFIG
+#                        and HOME under $TMP
+#   deliver FILE...      each mail into it as the list would, dated now
+#                        (a watch's lei window counts from the poll)
+#   MAIL                 tests/fixtures/mail
+
+for t in lei public-inbox-init public-inbox-mda; do
+	command -v $t >/dev/null || skip "$t is not installed (make deps)"
+done
+MAIL=$TOP/tests/fixtures/mail
+INBOX=$TMP/inbox
+export PI_CONFIG=$TMP/pi.config HOME=$TMP/home
+
+make_inbox() {
+	mkdir -p "$HOME"
+	public-inbox-init -V2 test "$INBOX" http://example.org/test list@example.org \
+		>/dev/null 2>&1 || fail "public-inbox-init"
+	git config -f "$PI_CONFIG" publicinbox.test.spamcheck none
+	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
+}
+
+deliver() {
+	local f
+	for f in "$@"; do
+		sed "s/^Date: .*/Date: $(date -R)/" "$f" | tr -d '\r' |
+			ORIGINAL_RECIPIENT=list@example.org public-inbox-mda --no-precheck \
+				2>>"$TMP/mda.log" || fail "public-inbox-mda $f"
+	done
+}
