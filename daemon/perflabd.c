@@ -22,6 +22,7 @@
 
 #include "daemon/http/server.h"
 #include "daemon/lab/apikeys.h"
+#include "daemon/lab/watches.h"
 #include "daemon/lab/worker.h"
 #include "daemon/store/backup.h"
 #include "daemon/store/db.h"
@@ -45,7 +46,7 @@ static void usage(FILE *f)
 		"                [--git-fetch-interval SECONDS]\n"
 		"                [--git-fetch-timeout SECONDS]\n"
 		"                [--delivery-timeout SECONDS]\n"
-		"                [--retention-days N]\n"
+		"                [--retention-days N] [--reply-inbox DIR]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -398,6 +399,7 @@ int main(int argc, char **argv)
 		{ "git-fetch-timeout", required_argument, NULL, 't' },
 		{ "delivery-timeout", required_argument, NULL, 'D' },
 		{ "retention-days", required_argument, NULL, 'r' },
+		{ "reply-inbox", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -502,6 +504,14 @@ int main(int argc, char **argv)
 			cfg.retention_s = (int64_t)days * 86400;
 			break;
 		}
+		case 'R':
+			if (optarg[0] != '/' || !watches_inbox_dir_ok(optarg))
+				return fprintf(stderr, "perflabd: --reply-inbox: %s is not"
+					       " a public-inbox directory (absolute;"
+					       " public-inbox-init -V2 it first)\n",
+					       optarg), 2;
+			cfg.reply_inbox = optarg;
+			break;
 		case 'Q':
 			if (parse_int(optarg, 0, 1000000, &cfg.max_queued_runs))
 				return fprintf(stderr, "perflabd: bad --max-queued-runs"

@@ -89,6 +89,7 @@ CREATE TABLE watch_replies (
 		'withheld')),
 	note TEXT,
 	attempts INTEGER NOT NULL DEFAULT 0,
+	archived INTEGER NOT NULL DEFAULT 0,     -- in --reply-inbox
 	at INTEGER NOT NULL
 );
 CREATE INDEX watch_replies_author ON watch_replies(author, at);

@@ -621,6 +621,7 @@ static int start_workers(struct server *s)
 		.images = &s->images,
 		.retention_s = cfg->retention_s,
 		.max_queued = cfg->max_queued_runs,
+		.reply_inbox = cfg->reply_inbox,
 	};
 
 	server_jobs_ctx(s, &wc.jobs);

@@ -65,6 +65,8 @@ struct server_config {
 	bool builders_only;
 	/* Retention (lab/retention.h): --retention-days in seconds, 0 off. */
 	int64_t retention_s;
+	/* The lab's own public-inbox of its thread replies (--reply-inbox). */
+	const char *reply_inbox;
 };
 
 struct server {

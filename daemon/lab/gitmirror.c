@@ -299,10 +299,10 @@ int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
 }
 
 int gitmirror_run_env(const char *const *argv, const char *const *env,
-		      char **out, size_t *outlen, size_t cap, int timeout_s,
-		      char *err, size_t errlen)
+		      const char *in, size_t inlen, char **out, size_t *outlen,
+		      size_t cap, int timeout_s, char *err, size_t errlen)
 {
-	return run_tool(argv, env, NULL, 0, out, outlen, cap, timeout_s, err,
+	return run_tool(argv, env, in, inlen, out, outlen, cap, timeout_s, err,
 			errlen);
 }
 

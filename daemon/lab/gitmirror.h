@@ -116,10 +116,10 @@ int gitmirror_run(const char *const *argv, const char *in, size_t inlen,
 /*
  * The same for another tool of the lab's (lei, b4): argv[0] found on
  * PATH, an environment of PATH and @env (at most 14 "NAME=value"
- * entries, NULL-terminated) only, stdin /dev/null, cancelled with git;
- * the length of *@out in *@outlen (may be NULL).
+ * entries, NULL-terminated) only, @in on stdin (NULL: /dev/null),
+ * cancelled with git; the length of *@out in *@outlen (may be NULL).
  */
 int gitmirror_run_env(const char *const *argv, const char *const *env,
-		      char **out, size_t *outlen, size_t cap, int timeout_s,
-		      char *err, size_t errlen);
+		      const char *in, size_t inlen, char **out, size_t *outlen,
+		      size_t cap, int timeout_s, char *err, size_t errlen);
 #endif

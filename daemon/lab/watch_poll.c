@@ -22,6 +22,11 @@ void watch_poll_set_dir(const char *dir)
 	snprintf(lei_dir, sizeof(lei_dir), "%s", dir ? dir : "");
 }
 
+const char *watch_poll_dir(void)
+{
+	return lei_dir;
+}
+
 #define LEI_ENV_N 5
 
 /* HOME and XDG_* of lei's under lei_dir (0700: its socket lives there). */
@@ -162,7 +167,7 @@ int watch_poll_read(const struct watch_row *w, time_t now,
 	snprintf(n, sizeof(n), "%d", WATCH_POLL_MAX_MESSAGES);
 	rc = gitmirror_run_env((const char *const[]){ "lei", "q", "--no-save",
 		"--only", w->inbox, "-f", "mboxrd", "-t", "-n", n, "--", q, NULL },
-		envp, &out, &len, WATCH_POLL_MAX_BYTES, WATCH_POLL_TIMEOUT_S, err,
+		envp, NULL, 0, &out, &len, WATCH_POLL_MAX_BYTES, WATCH_POLL_TIMEOUT_S, err,
 		sizeof(err));
 	if (rc) {
 		free(out);

@@ -43,6 +43,7 @@ struct watch_batch {
 /* Where lei keeps its state (XDG dirs) and its daemon's socket; set once
  * at start, beside the database like the git mirrors. */
 void watch_poll_set_dir(const char *dir);
+const char *watch_poll_dir(void);
 
 /*
  * Run lei for watch @w at @now into @b. 0, or -1: LAB_UPSTREAM with

@@ -2,6 +2,7 @@
 /*
  * Replies in the threads of posted series; see watch_reply.h.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include "daemon/analysis/mail_out.h"
 #include "daemon/analysis/watch_reply.h"
 #include "daemon/lab/experiment_json.h"
+#include "daemon/lab/gitmirror.h"
+#include "daemon/lab/watch_poll.h"
 #include "daemon/lab/watch_reply.h"
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
@@ -277,7 +280,49 @@ int watch_reply_plan(store_conn *db, const struct alerts_smtp *smtp, time_t now)
 	return n < 0 ? -1 : done;
 }
 
-int watch_reply_send(store_conn *db, const struct alerts_smtp *smtp, time_t now)
+/* public-inbox-mda's config for @inbox, beside lei's state. */
+#define ARCHIVE_ADDR "perflab-replies@localhost"
+
+static int archive(const char *inbox, const char *mail, char *err, size_t len)
+{
+	char cfg[PATH_MAX], pi[PATH_MAX + 16], home[PATH_MAX + 16], *lf;
+	const char *env[] = { pi, home, "ORIGINAL_RECIPIENT=" ARCHIVE_ADDR,
+			      "LC_ALL=C", NULL };
+	size_t n = 0;
+	FILE *f;
+	int rc;
+
+	snprintf(cfg, sizeof(cfg), "%s/reply-inbox.config", watch_poll_dir());
+	f = fopen(cfg, "w");
+	if (f) {
+		rc = fprintf(f, "[publicinbox \"perflab-replies\"]\n\tinboxdir = %s\n"
+			     "\taddress = " ARCHIVE_ADDR "\n\tspamcheck = none\n"
+			     "[publicinboxmda]\n\tspamcheck = none\n", inbox) < 0;
+		rc |= fclose(f) != 0;
+	}
+	if (!f || rc) {
+		snprintf(err, len, "cannot write the reply inbox's config");
+		return -1;
+	}
+	snprintf(pi, sizeof(pi), "PI_CONFIG=%s", cfg);
+	snprintf(home, sizeof(home), "HOME=%s", watch_poll_dir());
+	/* The archive keeps LF line ends, like the lists' archives. */
+	lf = malloc(strlen(mail) + 1);
+	if (!lf)
+		return -1;
+	for (const char *p = mail; *p; p++)
+		if (!(*p == '\r' && p[1] == '\n'))
+			lf[n++] = *p;
+	rc = gitmirror_run_env((const char *const[]){ "public-inbox-mda",
+		"--no-precheck", NULL }, env, lf, n, NULL, NULL, 0, 60, err, len);
+	free(lf);
+	if (rc && !err[0])
+		snprintf(err, len, "public-inbox-mda exit %d", rc);
+	return rc ? -1 : 0;
+}
+
+int watch_reply_send(store_conn *db, const struct alerts_smtp *smtp,
+		     const char *inbox, time_t now)
 {
 	/* A failed attempt waits 30 s more per attempt before the next. */
 	sqlite3_stmt *st = db_prepare(db, "SELECT id, rcpts, mail FROM watch_replies"
@@ -302,18 +347,27 @@ int watch_reply_send(store_conn *db, const struct alerts_smtp *smtp, time_t now)
 		char err[256] = "";
 		int rc = q[i].rcpts && q[i].mail ?
 			 alerts_send_mail(smtp, q[i].rcpts, q[i].mail, err, sizeof(err)) : -1;
-		sqlite3 *w = db_write_lock(db);
+		int archived = 0;
+		sqlite3 *w;
 
+		if (!rc && inbox && *inbox) {
+			archived = !archive(inbox, q[i].mail, err, sizeof(err));
+			if (!archived)
+				fprintf(stderr, "perflabd: reply %lld not archived: %s\n",
+					(long long)q[i].id, err);
+		}
+		w = db_write_lock(db);
 		st = db_prepare(w, "UPDATE watch_replies SET attempts = attempts + 1,"
 			" status = CASE WHEN ?2 THEN 'sent' WHEN attempts + 1 >= ?4 THEN"
-			" 'failed' ELSE 'pending' END, note = nullif(?3, ''), at = ?5"
-			" WHERE id = ?1");
+			" 'failed' ELSE 'pending' END, note = nullif(?3, ''), at = ?5,"
+			" archived = ?6 WHERE id = ?1");
 		if (st) {
 			sqlite3_bind_int64(st, 1, q[i].id);
 			sqlite3_bind_int(st, 2, rc == 0);
 			sqlite3_bind_text(st, 3, err, -1, SQLITE_STATIC);
 			sqlite3_bind_int(st, 4, WATCH_REPLY_ATTEMPTS);
 			sqlite3_bind_int64(st, 5, (int64_t)now);
+			sqlite3_bind_int(st, 6, archived);
 			sqlite3_step(st);
 			sqlite3_finalize(st);
 		}

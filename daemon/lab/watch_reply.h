@@ -29,8 +29,13 @@
  * planned (sent or withheld), -1 on a database error. */
 int watch_reply_plan(store_conn *db, const struct alerts_smtp *smtp,
 		     time_t now);
-/* Send the planned ones; the number sent. */
+/*
+ * Send the planned ones; the number sent. With @inbox (perflabd
+ * --reply-inbox, a public-inbox directory of the lab's own), each sent
+ * reply is also delivered there with public-inbox-mda, so lei q finds
+ * the lab's answers beside the lists'.
+ */
 int watch_reply_send(store_conn *db, const struct alerts_smtp *smtp,
-		     time_t now);
+		     const char *inbox, time_t now);
 
 #endif

@@ -139,12 +139,12 @@ static int apply_check(const struct base_ref *b, const char *sha,
 		goto out;
 	}
 	rc = gitmirror_run_env((const char *const[]){ "git", "read-tree", sha,
-		NULL }, env, NULL, NULL, 0, 120, why, sizeof(why));
+		NULL }, env, NULL, 0, NULL, NULL, 0, 120, why, sizeof(why));
 	if (rc)
 		lab_fail(e, LAB_UPSTREAM, "git read-tree %.12s: %s", sha, why);
 	else if ((rc = gitmirror_run_env((const char *const[]){ "git", "apply",
-			"--cached", "--check", "--", file, NULL }, env, NULL, NULL,
-			0, 120, why, sizeof(why))))
+			"--cached", "--check", "--", file, NULL }, env, NULL, 0,
+			NULL, NULL, 0, 120, why, sizeof(why))))
 		lab_fail(e, LAB_REJECTED, "does not apply on %.12s: %s", sha, why);
 out:
 	unlink(file);

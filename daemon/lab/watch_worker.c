@@ -59,7 +59,7 @@ static void tick(void *arg)
 	for (int i = 0; i < n; i++)
 		poll_one(db, &rows[i], now);
 	watch_reply_plan(db, &WW.cfg.smtp, now);
-	watch_reply_send(db, &WW.cfg.smtp, now);
+	watch_reply_send(db, &WW.cfg.smtp, WW.cfg.reply_inbox, now);
 	db_pool_put(WW.cfg.pool, db);
 }
 

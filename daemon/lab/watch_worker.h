@@ -19,6 +19,7 @@ struct watch_worker_config {
 	int max_queued;			/* perflabd --max-queued-runs */
 	void (*on_queued)(void);	/* experiments were queued */
 	struct alerts_smtp smtp;	/* the replies (watch_reply.h) */
+	const char *reply_inbox;	/* --reply-inbox, or NULL */
 };
 
 int watch_worker_start(const struct watch_worker_config *c);

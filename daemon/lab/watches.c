@@ -19,7 +19,7 @@
 #include "daemon/store/writer.h"
 
 /* A directory public-inbox made: v2 (inbox.lock, git/N.git) or v1. */
-static int inbox_dir_ok(const char *dir)
+int watches_inbox_dir_ok(const char *dir)
 {
 	char p[WATCH_INBOX_MAX + 64];
 	struct stat st;
@@ -56,7 +56,7 @@ static int check_inbox(const char *inbox, struct lab_err *e)
 	if (inbox[0] != '/')
 		return lab_fail(e, LAB_INVALID, "'inbox' must be an absolute path or"
 				" an https:// URL");
-	if (!inbox_dir_ok(inbox))
+	if (!watches_inbox_dir_ok(inbox))
 		return lab_fail(e, LAB_REJECTED, "%s is not a public-inbox directory"
 				" (no inbox.lock nor public-inbox/msgmap.sqlite3)", inbox);
 	return 0;
@@ -280,7 +280,8 @@ json_t *watches_json(store_conn *db, int64_t id)
 		" 'experiment_id', s.experiment_id, 'experiment_state', e.state,"
 		" 'reply', json((SELECT json_object('status', r.status, 'note',"
 		" r.note, 'message_id', r.message_id, 'rcpts', r.rcpts, 'attempts',"
-		" r.attempts, 'at', r.at) FROM watch_replies r WHERE r.series_id ="
+		" r.attempts, 'at', r.at, 'archived', json(CASE WHEN r.archived THEN"
+		" 'true' ELSE 'false' END)) FROM watch_replies r WHERE r.series_id ="
 		" s.id)),"
 		" 'base_used', s.base_used, 'base_how', s.base_how, 'first_seen',"
 		" s.first_seen, 'messages', json((SELECT json_group_array("

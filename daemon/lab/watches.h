@@ -24,6 +24,9 @@
 #define WATCH_QUERY_MAX 1024
 #define WATCH_INBOX_MAX 1024
 
+/* 1 when @dir is a public-inbox directory (v2: inbox.lock; v1). */
+int watches_inbox_dir_ok(const char *dir);
+
 struct watch_spec {
 	const char *name;	/* [A-Za-z0-9._+-], unique */
 	const char *inbox;	/* public-inbox directory, or https:// URL */

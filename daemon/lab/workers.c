@@ -154,7 +154,8 @@ int workers_start(const struct workers_config *c)
 			 NULL) ||
 	    watch_worker_start(&(struct watch_worker_config){ .pool = c->pool,
 			       .max_queued = c->max_queued,
-			       .on_queued = kick_claims, .smtp = c->smtp })) {
+			       .on_queued = kick_claims, .smtp = c->smtp,
+			       .reply_inbox = c->reply_inbox })) {
 		workers_stop();
 		return -1;
 	}

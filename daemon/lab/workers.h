@@ -48,6 +48,7 @@ struct workers_config {
 	struct image_store *images;	/* GC; NULL: none */
 	int64_t retention_s;		/* retention.h; 0: none */
 	int max_queued;			/* --max-queued-runs: watches' keys */
+	const char *reply_inbox;	/* --reply-inbox (watch_reply.h) */
 };
 
 /* Start every worker; 0 or -1 (message printed). */

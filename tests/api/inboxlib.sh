@@ -12,7 +12,11 @@ for t in lei public-inbox-init public-inbox-mda; do
 done
 MAIL=$TOP/tests/fixtures/mail
 INBOX=$TMP/inbox
-export PI_CONFIG=$TMP/pi.config HOME=$TMP/home
+# lei's socket and state of the test's own lei q, never another test's
+export PI_CONFIG=$TMP/pi.config HOME=$TMP/home XDG_RUNTIME_DIR=$TMP/run \
+	XDG_CONFIG_HOME=$TMP/home/.config XDG_DATA_HOME=$TMP/home/.data \
+	XDG_CACHE_HOME=$TMP/home/.cache
+mkdir -p -m 700 "$XDG_RUNTIME_DIR"
 
 make_inbox() {
 	mkdir -p "$HOME"

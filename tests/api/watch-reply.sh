@@ -18,12 +18,16 @@
 command -v python3 >/dev/null || skip "python3 is not installed"
 mkdir -p "$TMP/rx"
 make_inbox
+# The lab's own archive of its replies (--reply-inbox).
+public-inbox-init -V2 lab "$TMP/labinbox" http://lab.test/replies replies@lab.test \
+	>/dev/null 2>&1 || fail "public-inbox-init of the lab's inbox"
 python3 "$TOP/tests/stats/receivers.py" "$TMP/rx" &
 RX=$!
 for _ in $(seq 100); do [ -s "$TMP/rx/smtp.port" ] && break; sleep 0.05; done
 [ -s "$TMP/rx/smtp.port" ] || { kill $RX; fail "SMTP sink did not start"; }
 start_daemon --smtp-url "smtp://127.0.0.1:$(cat "$TMP/rx/smtp.port")" \
-	--smtp-from perflab@lab.test --smtp-to alerts@lab.test --public-url http://lab.test
+	--smtp-from perflab@lab.test --smtp-to alerts@lab.test --public-url http://lab.test \
+	--reply-inbox "$TMP/labinbox"
 ADM=$(make_key admin root)
 SUB=$(make_key submit lists)
 R1=$(make_key runner r1)
@@ -35,7 +39,7 @@ echo '{"default": 100000, "patched": 0.9}' >"$TMP/spec.json"
 python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
 	>"$TMP/runner.log" 2>&1 &
 RUNNER=$!
-trap 'kill $RUNNER $RX 2>/dev/null; stop_daemon; cleanup' EXIT
+trap 'kill $RUNNER $RX 2>/dev/null; stop_daemon; lei daemon-kill 2>/dev/null; cleanup' EXIT
 wait_host "$ADM" sim
 
 deliver "$MAIL"/0[1-4]*.eml "$MAIL"/05-review.eml "$MAIL"/0[678]*.eml
@@ -83,6 +87,11 @@ tr -d '\r' <"$M2" | grep -q '^v2 against v1: v1 measured -10\.[0-9]*% (regressio
 tr -d '\r' <"$M1" | grep -q "^base: g@$(commit_of "$REPO" 1 | cut -c1-12) (the head of master: the series names no$" || fail "v1's base"
 body=$(api GET "/api/v1/watches/$W" "$ADM")
 check "$(jq '[.series[] | select(.reply.status == "sent")] | length' <<<"$body")" -eq 2 "both replies sent"
+check "$(jq '[.series[] | select(.reply.archived)] | length' <<<"$body")" -eq 2 "both archived"
+# lei finds the lab's answers in its own archive, by thread.
+found=$(lei q --no-save --only "$TMP/labinbox" -f mboxrd 'tc:ann@example.org' 2>/dev/null |
+	grep -c '^X-Perflab-Reply: 1')
+check "$found" -eq 2 "lei q finds both replies in the lab's inbox"
 
 # The lab's own reply comes back through the list: read, never answered.
 sed '1,/^\r\{0,1\}$/d' "$M1" >"$TMP/own.eml"
