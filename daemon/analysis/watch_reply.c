@@ -18,16 +18,20 @@ static void pct(char *out, size_t len, const char *fmt, double v)
 		snprintf(out, len, fmt, v);
 }
 
-static void numbers(FILE *f, const struct watch_reply *r)
+static void numbers(FILE *f, const struct watch_reply_row *r)
 {
-	char d[32], lo[32], hi[32], mde[32];
+	char d[32], lo[32], hi[32], mde[32], who[32];
 
 	pct(d, sizeof(d), "%+.2f%%", r->delta_pct);
 	pct(lo, sizeof(lo), "%+.2f%%", r->ci_lo);
 	pct(hi, sizeof(hi), "%+.2f%%", r->ci_hi);
 	pct(mde, sizeof(mde), "%.2f%%", r->mde_pct);
-	fprintf(f, "  %-8s %s  %s [%s, %s] (95%% CI)  MDE %s  %d runs each\n",
-		r->metric, r->verdict, d, lo, hi, mde, r->runs);
+	if (r->npatches == 1)
+		snprintf(who, sizeof(who), "patch 1");
+	else
+		snprintf(who, sizeof(who), "patches 1-%d", r->npatches);
+	fprintf(f, "  %-12s %s  %s [%s, %s] (95%% CI)  MDE %s  %d runs\n", who,
+		r->verdict ? r->verdict : "-", d, lo, hi, mde, r->runs);
 }
 
 char *watch_reply_text(const struct watch_reply *r)
@@ -35,15 +39,21 @@ char *watch_reply_text(const struct watch_reply *r)
 	char *buf = NULL, d[32];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	bool bad = r->verdict && !strcmp(r->verdict, "regression");
+	bool bad = false;
 
 	if (!f)
 		return NULL;
+	for (int i = 0; i < r->nrows; i++)
+		bad |= r->rows[i].verdict && !strcmp(r->rows[i].verdict, "regression");
 	fprintf(f, "Hi%s%s,\n\n", r->author_name && *r->author_name ? " " : "",
 		r->author_name ? r->author_name : "");
-	fprintf(f, "perflab ran your series through its peak IOPS test (the\n"
-		"whole series applied, %d patch%s, against the base without it):\n\n",
-		r->npatches, r->npatches == 1 ? "" : "es");
+	if (r->nrows > 1)
+		fprintf(f, "perflab ran your series through its peak IOPS test, each\n"
+			"patch on top of the ones before it, against the base:\n\n");
+	else
+		fprintf(f, "perflab ran your series through its peak IOPS test (the\n"
+			"whole series applied, %d patch%s, against the base):\n\n",
+			r->npatches, r->npatches == 1 ? "" : "es");
 	fprintf(f, "  %s\n\n", r->subject);
 	if (!strcmp(r->base_how, "base-commit"))
 		fprintf(f, "base: %s@%.12s (the series' base-commit)\n\n", r->base,
@@ -52,8 +62,9 @@ char *watch_reply_text(const struct watch_reply *r)
 		fprintf(f, "base: %s@%.12s (the head of %s: the series names no\n"
 			"base-commit in its history)\n\n", r->base, r->commit,
 			r->ref && *r->ref ? r->ref : "the watched ref");
-	fprintf(f, "verdict:\n");
-	numbers(f, r);
+	fprintf(f, "verdict (%s, against the base):\n", r->metric);
+	for (int i = 0; i < r->nrows; i++)
+		numbers(f, &r->rows[i]);
 	if (r->prev_version) {
 		pct(d, sizeof(d), "%+.2f%%", r->prev_delta_pct);
 		fprintf(f, "\nv%d against v%d: v%d measured %s (%s) on the same test.\n",

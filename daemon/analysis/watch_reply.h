@@ -2,7 +2,8 @@
 /*
  * watch_reply - the body of the lab's reply in a posted series' thread,
  * like the seed's answer and LKP's report: what was tested on which
- * base, the verdict with its CI and MDE, the LKP %change table, how v2
+ * base, the verdict of each prefix of the series (patches 1..k against
+ * the base) with its CI and MDE, the LKP %change table, how v2
  * compares with v1, the link, and the Reported-by/Closes lines to add
  * when a regression is fixed. Pure: a struct in, text out.
  *
@@ -13,6 +14,16 @@
 
 #include <stdint.h>
 
+/* One variant against the base: patches 1..npatches applied. */
+struct watch_reply_row {
+	int npatches;
+	const char *verdict;	/* regression, improvement, no change, inconclusive */
+	double delta_pct, ci_lo, ci_hi, mde_pct;
+	int runs;
+};
+
+#define WATCH_REPLY_MAX_ROWS 8
+
 struct watch_reply {
 	const char *author_name;	/* "Ann Author", may be "" */
 	const char *subject;		/* the series' subject */
@@ -21,9 +32,10 @@ struct watch_reply {
 	const char *base_how;		/* "base-commit" or "ref-head" */
 	const char *ref;		/* the watched ref */
 	const char *metric;		/* "iops" */
-	const char *verdict;		/* regression, improvement, no change, inconclusive */
-	double delta_pct, ci_lo, ci_hi, mde_pct;
-	int runs;
+	/* per prefix of the series, shortest first; the last is the whole
+	 * series (one row when it was measured whole) */
+	const struct watch_reply_row *rows;
+	int nrows;
 	const char *lkp;		/* the LKP table text, or NULL */
 	/* the version before, when it was measured */
 	int prev_version;		/* 0: none */

@@ -249,6 +249,14 @@ out:
 }
 
 /* The title of a series: the first subject, and how many follow. */
+/* Variants of a patch experiment: base and patched, or base and one per
+ * prefix of a short series. */
+static int prefix_variants(const struct patch_req *r, int npatches)
+{
+	return r->prefixes && npatches >= 2 && npatches <= EXP_MAX_PREFIXES ?
+	       npatches + 1 : 2;
+}
+
 static void series_title(char *buf, size_t len, const char *subject, int n)
 {
 	if (n > 1)
@@ -264,12 +272,13 @@ static int64_t store_patch_exp(sqlite3 *w, const struct trust_who *who,
 			       const char *subject, int64_t *ids, int *n,
 			       struct lab_err *e)
 {
-	struct variant_spec v[2] = { 0 };
+	struct variant_spec v[EXP_MAX_PREFIXES + 1] = { 0 };
+	char title[640], names[EXP_MAX_PREFIXES][16];
+	int nv = prefix_variants(r, series->n);
 	struct experiment_spec spec;
-	char title[640];
 	int64_t exp;
 
-	if (trust_request(w, who, r->backend, 2 * r->runs, e))
+	if (trust_request(w, who, r->backend, nv * r->runs, e))
 		return -1;
 	*n = patches_store(w, series, who->key_id, ids, e);
 	if (*n < 0)
@@ -279,13 +288,18 @@ static int64_t store_patch_exp(sqlite3 *w, const struct trust_who *who,
 	v[0] = (struct variant_spec){ .name = "base", .is_control = true };
 	v[1] = (struct variant_spec){ .name = "patched", .patch_ids = ids,
 				      .npatches = *n };
+	for (int k = 1; nv > 2 && k < nv; k++) {
+		snprintf(names[k - 1], sizeof(names[0]), k == 1 ? "p1" : "p1-%d", k);
+		v[k] = (struct variant_spec){ .name = names[k - 1], .patch_ids = ids,
+					      .npatches = k };
+	}
 	spec = (struct experiment_spec){
 		.title = r->title ? r->title : title, .kind = "patch",
 		.label = r->label, .backend = r->backend, .config = r->config,
 		.base_id = b->id, .bench_json = bench,
 		.base_commit = b->git ? b->commit : NULL,
 		.runs = r->runs, .max_runs = r->max_runs ? r->max_runs : r->runs * 2,
-		.submitter_key_id = who->key_id, .variants = v, .nvariants = 2,
+		.submitter_key_id = who->key_id, .variants = v, .nvariants = nv,
 	};
 	exp = planner_create(w, &spec, e);
 	if (exp >= 0 && db_commit(w))

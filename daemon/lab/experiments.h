@@ -69,7 +69,13 @@ struct patch_req {
 	const char *title;	/* NULL: the first subject (+N more) */
 	const char *base, *label, *backend, *config;
 	int runs, max_runs;
+	/* A series of 2..EXP_MAX_PREFIXES patches: one variant per prefix
+	 * ("p1", "p1-2", ...; each patch on top of the ones before) instead
+	 * of one "patched" (list watches, lab/watch_submit.h). */
+	bool prefixes;
 };
+
+#define EXP_MAX_PREFIXES 4
 
 /*
  * Queue "base" vs "patched" (the series applied in order) from @who:

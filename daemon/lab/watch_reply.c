@@ -69,19 +69,30 @@ static int load_settled(sqlite3 *db, struct settled *r, int max)
 	return n;
 }
 
-/* The treatment's comparison of @metric in experiment JSON @o. */
+/* The whole series' comparison (its last variant's) of iops in
+ * experiment JSON @o; comparisons come in variant order. */
 static json_t *verdict_of(json_t *o)
 {
-	json_t *c, *first = NULL;
+	json_t *c, *last = NULL;
 	size_t i;
 
-	json_array_foreach(json_object_get(o, "comparison"), i, c) {
-		if (!first)
-			first = c;
+	json_array_foreach(json_object_get(o, "comparison"), i, c)
 		if (!strcmp(json_string_value(json_object_get(c, "metric")) ?: "", "iops"))
-			return c;
-	}
-	return first;
+			last = c;
+	return last;
+}
+
+/* "regression" when any prefix regressed, else the whole series'. */
+static const char *worst_verdict(json_t *o, json_t *whole)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "comparison"), i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "verdict")) ?: "",
+			    "regression"))
+			return "regression";
+	return json_string_value(json_object_get(whole, "verdict"));
 }
 
 static double num(json_t *c, const char *k)
@@ -89,6 +100,30 @@ static double num(json_t *c, const char *k)
 	json_t *v = json_object_get(c, k);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* One row per variant's iops comparison: "p1-k" has k patches,
+ * "patched" all @total. Strings point into @o. */
+static int reply_rows(json_t *o, int total, struct watch_reply_row *rows)
+{
+	json_t *c;
+	size_t i;
+	int n = 0, k;
+
+	json_array_foreach(json_object_get(o, "comparison"), i, c) {
+		const char *var = json_string_value(json_object_get(c, "variant")) ?: "";
+
+		if (strcmp(json_string_value(json_object_get(c, "metric")) ?: "", "iops") ||
+		    n == WATCH_REPLY_MAX_ROWS)
+			continue;
+		k = !strcmp(var, "p1") ? 1 : sscanf(var, "p1-%d", &k) == 1 ? k : total;
+		rows[n++] = (struct watch_reply_row){ .npatches = k,
+			.verdict = json_string_value(json_object_get(c, "verdict")),
+			.delta_pct = num(c, "delta_pct"), .ci_lo = num(c, "ci_low"),
+			.ci_hi = num(c, "ci_high"), .mde_pct = num(c, "mde_pct"),
+			.runs = (int)json_integer_value(json_object_get(c, "runs")) };
+	}
+	return n;
 }
 
 static int64_t count_since(sqlite3 *db, const char *col_, const char *v,
@@ -112,12 +147,10 @@ static int64_t count_since(sqlite3 *db, const char *col_, const char *v,
 }
 
 /* Why @s gets no mail, or "" when it does. */
-static void why_withheld(sqlite3 *db, const struct settled *s, json_t *c,
+static void why_withheld(sqlite3 *db, const struct settled *s, const char *v,
 			 const struct alerts_smtp *smtp, time_t now, char *why,
 			 size_t len)
 {
-	const char *v = json_string_value(json_object_get(c, "verdict"));
-
 	why[0] = '\0';
 	if (strcmp(s->state, "done"))
 		snprintf(why, len, "the experiment ended %s: nothing mailed", s->state);
@@ -175,6 +208,7 @@ static char *build_mail(sqlite3 *db, const struct settled *s, json_t *o,
 {
 	char name[256], subj[600], date[64], *body, *mail;
 	const char *at = strchr(s->base_used, '@'), *to[2];
+	struct watch_reply_row rows[WATCH_REPLY_MAX_ROWS];
 	struct watch_reply r = { 0 };
 	json_t *prev = NULL;
 	size_t nto = 0;
@@ -191,12 +225,8 @@ static char *build_mail(sqlite3 *db, const struct settled *s, json_t *o,
 	r.base_how = s->how;
 	r.ref = s->ref;
 	r.metric = json_string_value(json_object_get(c, "metric")) ?: "iops";
-	r.verdict = json_string_value(json_object_get(c, "verdict"));
-	r.delta_pct = num(c, "delta_pct");
-	r.ci_lo = num(c, "ci_low");
-	r.ci_hi = num(c, "ci_high");
-	r.mde_pct = num(c, "mde_pct");
-	r.runs = (int)json_integer_value(json_object_get(c, "runs"));
+	r.nrows = reply_rows(o, s->total, rows);
+	r.rows = rows;
 	r.lkp = json_string_value(json_object_get(o, "lkp"));
 	r.lab_url = smtp->base_url ? smtp->base_url : "";
 	r.experiment_id = s->exp;
@@ -265,7 +295,8 @@ int watch_reply_plan(store_conn *db, const struct alerts_smtp *smtp, time_t now)
 		json_t *o = experiment_json(db, rows[i].exp), *c = verdict_of(o);
 		char why[300], msgid[300] = "", rcpts[600] = "", *mail = NULL;
 
-		why_withheld(db, &rows[i], c, smtp, now, why, sizeof(why));
+		why_withheld(db, &rows[i], worst_verdict(o, c), smtp, now, why,
+			     sizeof(why));
 		if (!why[0]) {
 			mail = build_mail(db, &rows[i], o, c, smtp, now, msgid,
 					  sizeof(msgid), rcpts, sizeof(rcpts));

@@ -216,7 +216,8 @@ static int submit_one(sqlite3 *db, const struct series_row *s, int max_queued)
 		snprintf(title, sizeof(title), "%.240s", s->subject);
 	r = (struct patch_req){ .text = mbox, .len = len, .title = title,
 		.base = spec, .label = s->label[0] ? s->label : NULL,
-		.backend = s->backend[0] ? s->backend : NULL, .runs = s->runs };
+		.backend = s->backend[0] ? s->backend : NULL, .runs = s->runs,
+		.prefixes = true };
 	exp = experiments_submit_patch(db, &who, &r, ids, &n, &e);
 	free(mbox);
 	if (exp < 0)

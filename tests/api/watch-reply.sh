@@ -6,7 +6,8 @@
 # (its envelopes and messages are the reference) receives exactly one
 # reply per version: RCPT the author and the watch's list, In-Reply-To
 # and References the version's cover letter, "Re: " its subject,
-# X-Perflab-Reply set, the regression with its CI, the base it used, the
+# X-Perflab-Reply set, the regression with its CI for each patch on top
+# of the ones before (one variant per prefix), the base it used, the
 # Reported-by/Closes lines, and for v2 the line comparing it with v1.
 # The lab's own reply, delivered back into the archive, is read as
 # "own": no series, no experiment, no further mail. A watch that mails
@@ -73,17 +74,21 @@ for m in "$M1" "$M2"; do
 		tr -d '\r' <"$m" | grep -q "$r" || fail "$r missing in $m: $(head -20 "$m")"
 	done
 	tr -d '\r' <"$m" | grep -q 'alerts@lab.test' && fail "the alert list is not a reply's recipient"
-	tr -d '\r' <"$m" | grep -qE '^  iops +regression  -10\.[0-9]{2}% \[' ||
-		fail "the verdict line: $(tr -d '\r' <"$m" | grep -A1 '^verdict')"
+	tr -d '\r' <"$m" | grep -qE '^  patch 1      regression  -(9|10)\.[0-9]{2}% \[' ||
+		fail "the verdict of patch 1: $(tr -d '\r' <"$m" | grep -A3 '^verdict')"
 	tr -d '\r' <"$m" | grep -q '^| Reported-by: perflab <perflab@lab.test>' || fail "Reported-by"
 	tr -d '\r' <"$m" | grep -q '^| Closes: http://lab.test/#/experiments/[0-9]*$' || fail "Closes"
 done
 tr -d '\r' <"$M1" | grep -q '^Subject: Re: \[PATCH 0/3\] block: skip tag clearing on the fast path$' || fail "v1 subject"
 tr -d '\r' <"$M1" | grep -q '^References: <v1-0@example.org>' || fail "v1 References"
+[ -n "${KEEP_MAIL:-}" ] && cp "$M1" "$KEEP_MAIL"
+check "$(tr -d '\r' <"$M1" | grep -cE '^  patch(es 1-[23]| 1) +regression  -(9|10)\.[0-9]{2}% ')" -eq 3 \
+	"v1: a verdict for each of its 3 patches on top of the ones before"
+check "$(tr -d '\r' <"$M2" | grep -cE '^  patch(es 1-2| 1) +regression  ')" -eq 2 "v2: two"
 tr -d '\r' <"$M2" | grep -q '^Subject: Re: \[PATCH v2 0/2\] block: skip tag clearing on the fast path$' || fail "v2 subject"
-tr -d '\r' <"$M2" | grep -q '^v2 against v1: v1 measured -10\.[0-9]*% (regression)' ||
+tr -d '\r' <"$M2" | grep -qE '^v2 against v1: v1 measured -(9|10)\.[0-9]*% \(regression\)' ||
 	fail "v2 compared with v1: $(tr -d '\r' <"$M2" | sed -n '/^verdict/,/^$/p')"
-[ -n "${KEEP_MAIL:-}" ] && cp "$M2" "$KEEP_MAIL"
+[ -n "${KEEP_MAIL:-}" ] && cp "$M1" "$KEEP_MAIL"
 tr -d '\r' <"$M1" | grep -q "^base: g@$(commit_of "$REPO" 1 | cut -c1-12) (the head of master: the series names no$" || fail "v1's base"
 body=$(api GET "/api/v1/watches/$W" "$ADM")
 check "$(jq '[.series[] | select(.reply.status == "sent")] | length' <<<"$body")" -eq 2 "both replies sent"

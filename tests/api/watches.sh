@@ -10,7 +10,8 @@
 # Messages delivered while the daemon runs (v1's patch 3, a v2 of the
 # series with a base-commit in the base's history) are read on POST
 # .../poll: v1 becomes an experiment on the ref's head, v2 one on its
-# base-commit, linked to v1, both with the watch's submit key; a poll
+# base-commit, linked to v1, both with the watch's submit key and one
+# variant per prefix of the series (base, p1, p1-2, ...); a poll
 # with nothing new stores nothing twice. Registry input is checked:
 # missing/relative/non-inbox paths, bad queries, an admin key as the
 # submit key, a tarball base, a duplicate name, a submit key -> 4xx.
@@ -138,12 +139,12 @@ check "$(series '<lonely-1@example.org>#v1' .reason)" = "timed out without patch
 E1=$(series '<v1-0@example.org>#v1' .experiment_id)
 E2=$(series '<v1-0@example.org>#v2' .experiment_id)
 exp=$(api GET "/api/v1/experiments/$E1" "$ADM")
-check "$(jq '[.variants[] | select(.name == "patched") | .patches[]] | length' <<<"$exp")" -eq 3 \
-	"v1's experiment has its 3 patches: $(jq -c .variants <<<"$exp")"
+check "$(jq -c '[.variants[] | [.name, (.patches | length)]]' <<<"$exp")" = \
+	'[["base",0],["p1",1],["p1-2",2],["p1-3",3]]' "v1: one variant per prefix of its 3 patches"
 check "$(sql "SELECT k.name FROM experiments e JOIN api_keys k ON k.id = e.submitter_key_id WHERE e.id = $E1")" \
 	= alice "v1 runs as the watch's submit key"
 check "$(sql "SELECT count(*) FROM experiments")" -eq 2 "two experiments, nothing else"
-check "$(sql "SELECT count(*) FROM jobs WHERE experiment_id = $E2")" -eq 2 "v2: base and patched, 1 run"
+check "$(sql "SELECT count(*) FROM jobs WHERE experiment_id = $E2")" -eq 3 "v2: base, p1, p1-2, 1 run each"
 
 # Nothing new: nothing stored twice.
 n=$(sql "SELECT count(*) FROM watch_messages")
