@@ -48,6 +48,9 @@ const struct cli_command cli_commands[] = {
 	  "       | list [--json] | show ID [--json]",
 	  "measure a git base's ref commit by commit (every Nth commit, or on a\n"
 	  "      schedule); list tracks; a track's points, change points, bisections" },
+	{ "watches", cmd_watches, "list [--json] | show ID [--json]",
+	  "list watches of mailing-list archives (admin); a watch's series,\n"
+	  "      versions side by side, their experiments and replies, refusals" },
 	{ "bisect", cmd_bisect,
 	  "start --base B --good SHA --bad SHA [--label L] [--backend K]\n"
 	  "             [--runs N] [--bench JSON] | show ID [--json]",

@@ -32,6 +32,7 @@ int cmd_alerts(const struct client *c, int argc, char **argv);
 int cmd_hosts(const struct client *c, int argc, char **argv);
 int cmd_failure_reasons(const struct client *c, int argc, char **argv);
 int cmd_track(const struct client *c, int argc, char **argv);
+int cmd_watches(const struct client *c, int argc, char **argv);
 int cmd_bisect(const struct client *c, int argc, char **argv);
 int cmd_lava(const struct client *c, int argc, char **argv);
 

@@ -19,54 +19,9 @@
 
 #include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/subcmd.h"
 #include "cli/util.h"
 #include "common/metric_defs.h"
-
-static void print_json(json_t *doc)
-{
-	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-	putchar('\n');
-}
-
-/* "-" for a missing number, else @fmt. */
-static const char *numf(char *buf, size_t n, json_t *o, const char *key,
-			const char *fmt)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (json_is_number(v))
-		snprintf(buf, n, fmt, json_number_value(v));
-	else
-		snprintf(buf, n, "-");
-	return buf;
-}
-
-/*
- * A string of the answer for the terminal: control characters (escape
- * sequences in a commit subject) as '?'. Rotating buffers: up to 8 may be
- * used in one printf.
- */
-static const char *sstr(json_t *o, const char *key)
-{
-	static char buf[8][512];
-	static int next;
-	const char *s = json_string_value(json_object_get(o, key));
-	char *d = buf[next++ % 8];
-	size_t i;
-
-	if (!s)
-		return "-";
-	for (i = 0; s[i] && i < sizeof(buf[0]) - 1; i++)
-		d[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	d[i] = '\0';
-	return d;
-}
-
-/* A list answer may be the array itself or {"<name>": [...]}. */
-static json_t *list_of(json_t *doc, const char *name)
-{
-	return json_is_array(doc) ? doc : json_object_get(doc, name);
-}
 
 /* ---- shared option parsing ------------------------------------------ */
 
@@ -201,41 +156,6 @@ static int post(const struct client *c, const char *path, json_t *body,
 	return ret;
 }
 
-/* GET @fmt with @id; the usage error for a bad id names @what. */
-static int get_one(const struct client *c, const char *fmt, const char *arg,
-		   const char *what, json_t **doc)
-{
-	long long id = cli_parse_id(arg);
-	char path[128];
-
-	if (id < 0)
-		return cli_usage_error("'%s' is not a %s id", arg, what);
-	snprintf(path, sizeof(path), fmt, id);
-	return client_json(c, "GET", path, NULL, NULL, 0, doc, NULL) ?
-		       CLI_ERROR : CLI_OK;
-}
-
-/* "[--json] ID": the index of ID or -1 after a usage message. */
-static int id_arg(int argc, char **argv, const char *cmd, bool *json)
-{
-	int i, idx = -1;
-
-	*json = false;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			*json = true;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error("%s: bad option '%s'", cmd, argv[i]), -1;
-		else if (idx < 0)
-			idx = i;
-		else
-			return cli_usage_error("%s: expected one id", cmd), -1;
-	}
-	if (idx < 0)
-		cli_usage_error("%s: expected one id", cmd);
-	return idx;
-}
-
 /* ---- track ----------------------------------------------------------- */
 
 static void render_track_row(json_t *t)
@@ -253,12 +173,12 @@ static void render_track_row(json_t *t)
 		if (json_is_array(a))
 			snprintf(n[i], sizeof(n[i]), "%zu", json_array_size(a));
 		else
-			numf(n[i], sizeof(n[i]), t, counts[i], "%.0f");
+			subcmd_num(n[i], sizeof(n[i]), t, counts[i], "%.0f");
 	}
 	printf("%5lld  %-16s  %-12s  %-10s  %-12s  %4s  %6s  %3s  %3s\n",
 	       (long long)json_integer_value(json_object_get(t, "id")),
-	       sstr(t, "label"), sstr(t, "base"), sstr(t, "ref"),
-	       sstr(t, "backend"), numf(runs, sizeof(runs), t, "runs", "%.0f"),
+	       subcmd_str(t, "label"), subcmd_str(t, "base"), subcmd_str(t, "ref"),
+	       subcmd_str(t, "backend"), subcmd_num(runs, sizeof(runs), t, "runs", "%.0f"),
 	       n[0], n[1], n[2]);
 }
 
@@ -272,24 +192,24 @@ static void render_track(json_t *t)
 
 	printf("track %lld %s: %s %s on %s, %s runs, head %.12s\n",
 	       (long long)json_integer_value(json_object_get(t, "id")),
-	       sstr(t, "label"), sstr(t, "base"), sstr(t, "ref"),
-	       sstr(t, "backend"), numf(v, sizeof(v), t, "runs", "%.0f"),
-	       sstr(t, "head"));
+	       subcmd_str(t, "label"), subcmd_str(t, "base"), subcmd_str(t, "ref"),
+	       subcmd_str(t, "backend"), subcmd_num(v, sizeof(v), t, "runs", "%.0f"),
+	       subcmd_str(t, "head"));
 	if (json_is_string(json_object_get(t, "poll_error")))
-		printf("last poll failed: %s\n", sstr(t, "poll_error"));
+		printf("last poll failed: %s\n", subcmd_str(t, "poll_error"));
 	/* which way a change point of the series is worse */
 	if (metric)
-		printf("metric: %s (%s is better)\n", m ? m->label : sstr(t, "metric"),
+		printf("metric: %s (%s is better)\n", m ? m->label : subcmd_str(t, "metric"),
 		       metric_higher_is_worse(metric) ? "lower" : "higher");
 	list = json_object_get(t, "points");
 	printf("\n%-12s  %14s  %-9s  %10s  %s\n", "commit", m ? m->label : "value", "state",
 	       "experiment", "subject (author)");
 	json_array_foreach(list, i, p)
 		printf("%-12.12s  %14s  %-9s  %10lld  %s (%s)\n",
-		       sstr(p, "commit"), numf(v, sizeof(v), p, "value", "%.1f"),
-		       sstr(p, "state"),
+		       subcmd_str(p, "commit"), subcmd_num(v, sizeof(v), p, "value", "%.1f"),
+		       subcmd_str(p, "state"),
 		       (long long)json_integer_value(json_object_get(p, "experiment_id")),
-		       sstr(p, "subject"), sstr(p, "author"));
+		       subcmd_str(p, "subject"), subcmd_str(p, "author"));
 	list = json_object_get(t, "change_points");
 	if (json_array_size(list))
 		printf("\nchange points:\n");
@@ -297,8 +217,8 @@ static void render_track(json_t *t)
 		printf("  #%lld at point %lld: %.12s (good) -> %.12s (bad) %s%s\n",
 		       (long long)json_integer_value(json_object_get(p, "id")),
 		       (long long)json_integer_value(json_object_get(p, "index")),
-		       sstr(p, "good"), sstr(p, "bad"),
-		       numf(d, sizeof(d), p, "delta_pct", "%+.2f%%"),
+		       subcmd_str(p, "good"), subcmd_str(p, "bad"),
+		       subcmd_num(d, sizeof(d), p, "delta_pct", "%+.2f%%"),
 		       json_is_true(json_object_get(p, "confirmed")) ? ", confirmed" : "");
 	list = json_object_get(t, "bisections");
 	if (json_array_size(list))
@@ -306,7 +226,7 @@ static void render_track(json_t *t)
 	json_array_foreach(list, i, p)
 		printf("  #%lld %s, culprit %.12s\n",
 		       (long long)json_integer_value(json_object_get(p, "id")),
-		       sstr(p, "state"), sstr(p, "culprit"));
+		       subcmd_str(p, "state"), subcmd_str(p, "culprit"));
 }
 
 int cmd_track(const struct client *c, int argc, char **argv)
@@ -336,25 +256,25 @@ int cmd_track(const struct client *c, int argc, char **argv)
 		if (client_json(c, "GET", "/api/v1/tracks", NULL, NULL, 0, &doc, NULL))
 			return CLI_ERROR;
 		if (json) {
-			print_json(doc);
+			subcmd_print_json(doc);
 		} else {
 			printf("%5s  %-16s  %-12s  %-10s  %-12s  %4s  %6s  %3s  %3s\n",
 			       "id", "label", "base", "ref", "backend", "runs",
 			       "points", "cps", "bis");
-			json_array_foreach(list_of(doc, "tracks"), i, t)
+			json_array_foreach(subcmd_list(doc, "tracks"), i, t)
 				render_track_row(t);
 		}
 		json_decref(doc);
 		return CLI_OK;
 	}
 	if (!strcmp(argv[1], "show")) {
-		idx = id_arg(argc - 1, argv + 1, "track show", &json);
+		idx = subcmd_id_arg(argc - 1, argv + 1, "track show", &json);
 		if (idx < 0)
 			return CLI_ERROR;
-		if (get_one(c, "/api/v1/tracks/%lld", argv[idx + 1], "track", &doc))
+		if (subcmd_get_one(c, "/api/v1/tracks/%lld", argv[idx + 1], "track", &doc))
 			return CLI_ERROR;
 		if (json)
-			print_json(doc);
+			subcmd_print_json(doc);
 		else
 			render_track(doc);
 		json_decref(doc);
@@ -373,17 +293,17 @@ static void render_step(size_t i, json_t *s)
 
 	if (json_is_number(json_object_get(s, "ci_lo")))
 		snprintf(ci, sizeof(ci), "[%s, %s]",
-			 numf(lo, sizeof(lo), s, "ci_lo", "%+.2f%%"),
-			 numf(hi, sizeof(hi), s, "ci_hi", "%+.2f%%"));
+			 subcmd_num(lo, sizeof(lo), s, "ci_lo", "%+.2f%%"),
+			 subcmd_num(hi, sizeof(hi), s, "ci_hi", "%+.2f%%"));
 	else
 		snprintf(ci, sizeof(ci), "-");
 	printf("%3zu  %-12.12s  %-8s  %4lld  %8s  %19s  %6s  %-12s  %-4s  %s\n",
-	       i + 1, sstr(s, "commit"), sstr(s, "state"),
+	       i + 1, subcmd_str(s, "commit"), subcmd_str(s, "state"),
 	       (long long)json_integer_value(json_object_get(s, "runs")),
-	       numf(d, sizeof(d), s, "delta_pct", "%+.2f%%"), ci,
-	       numf(m, sizeof(m), s, "mde_pct", "%.2f%%"), sstr(s, "verdict"),
+	       subcmd_num(d, sizeof(d), s, "delta_pct", "%+.2f%%"), ci,
+	       subcmd_num(m, sizeof(m), s, "mde_pct", "%.2f%%"), subcmd_str(s, "verdict"),
 	       json_is_true(bad) ? "bad" : json_is_false(bad) ? "good" : "-",
-	       sstr(s, "subject"));
+	       subcmd_str(s, "subject"));
 }
 
 static void render_bisection(json_t *b)
@@ -394,16 +314,16 @@ static void render_bisection(json_t *b)
 
 	printf("bisection %lld %s: %s %s, good %.12s bad %.12s, step %s\n",
 	       (long long)json_integer_value(json_object_get(b, "id")),
-	       sstr(b, "state"), sstr(b, "base"), sstr(b, "label"),
-	       sstr(b, "good"), sstr(b, "bad"),
-	       numf(d, sizeof(d), b, "step_pct", "%+.2f%%"));
+	       subcmd_str(b, "state"), subcmd_str(b, "base"), subcmd_str(b, "label"),
+	       subcmd_str(b, "good"), subcmd_str(b, "bad"),
+	       subcmd_num(d, sizeof(d), b, "step_pct", "%+.2f%%"));
 	printf("\n%3s  %-12s  %-8s  %4s  %8s  %19s  %6s  %-12s  %-4s  %s\n", "#",
 	       "commit", "state", "runs", "delta", "95% CI", "MDE", "verdict",
 	       "mark", "subject");
 	json_array_foreach(json_object_get(b, "steps"), i, s)
 		render_step(i, s);
 	if (json_is_string(json_object_get(b, "failure_reason")))
-		printf("\nfailed: %s\n", sstr(b, "failure_reason"));
+		printf("\nfailed: %s\n", subcmd_str(b, "failure_reason"));
 	if (!json_is_object(cul)) {
 		printf("\nculprit: %s\n", json_is_array(json_object_get(b, "skipped")) ?
 		       "none: every commit in between was skipped" : "none yet");
@@ -411,16 +331,16 @@ static void render_bisection(json_t *b)
 	}
 	printf("\nculprit: %s (\"%s\")\n  author %s <%s>\n"
 	       "  delta %s, 95%% CI [%s, %s], MDE %s, %s\n",
-	       sstr(cul, "commit"), sstr(cul, "subject"), sstr(cul, "author"),
-	       sstr(cul, "email"), numf(d, sizeof(d), cul, "delta_pct", "%+.2f%%"),
-	       numf(lo, sizeof(lo), cul, "ci_lo", "%+.2f%%"),
-	       numf(hi, sizeof(hi), cul, "ci_hi", "%+.2f%%"),
-	       numf(m, sizeof(m), cul, "mde_pct", "%.2f%%"), sstr(cul, "verdict"));
+	       subcmd_str(cul, "commit"), subcmd_str(cul, "subject"), subcmd_str(cul, "author"),
+	       subcmd_str(cul, "email"), subcmd_num(d, sizeof(d), cul, "delta_pct", "%+.2f%%"),
+	       subcmd_num(lo, sizeof(lo), cul, "ci_lo", "%+.2f%%"),
+	       subcmd_num(hi, sizeof(hi), cul, "ci_hi", "%+.2f%%"),
+	       subcmd_num(m, sizeof(m), cul, "mde_pct", "%.2f%%"), subcmd_str(cul, "verdict"));
 	if (json_integer_value(json_object_get(cul, "experiment_id")))
 		printf("  perf diff: perflab perf-diff %lld --kind instructions\n",
 		       (long long)json_integer_value(json_object_get(cul, "experiment_id")));
 	if (json_is_string(json_object_get(cul, "message_id")))
-		printf("  patch: %s\n", sstr(cul, "message_id"));
+		printf("  patch: %s\n", subcmd_str(cul, "message_id"));
 }
 
 int cmd_bisect(const struct client *c, int argc, char **argv)
@@ -440,14 +360,14 @@ int cmd_bisect(const struct client *c, int argc, char **argv)
 			      CLI_ERROR;
 	}
 	if (!strcmp(argv[1], "show")) {
-		idx = id_arg(argc - 1, argv + 1, "bisect show", &json);
+		idx = subcmd_id_arg(argc - 1, argv + 1, "bisect show", &json);
 		if (idx < 0)
 			return CLI_ERROR;
-		if (get_one(c, "/api/v1/bisections/%lld", argv[idx + 1],
+		if (subcmd_get_one(c, "/api/v1/bisections/%lld", argv[idx + 1],
 			    "bisection", &doc))
 			return CLI_ERROR;
 		if (json)
-			print_json(doc);
+			subcmd_print_json(doc);
 		else
 			render_bisection(doc);
 		json_decref(doc);

@@ -15,6 +15,7 @@
 # with nothing new stores nothing twice. Registry input is checked:
 # missing/relative/non-inbox paths, bad queries, an admin key as the
 # submit key, a tarball base, a duplicate name, a submit key -> 4xx.
+# perflab watches list/show print the same (v2 beside v1, refusals).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
 . "$(dirname "$0")/inboxlib.sh"
@@ -157,4 +158,15 @@ list=$(api GET /api/v1/watches "$ADM")
 check "$(jq ".watches[0].nmessages" <<<"$list")" -eq "$n" "list counts the messages"
 api GET /api/v1/watches "$SUB" >/dev/null
 expect_status 403 "the list is the admins'"
+
+# The CLI shows the same: the list, and the versions side by side.
+P() { "$TOP/build/perflab" --server "$BASE" --key "$ADM" "$@"; }
+o=$(P watches list) || fail "perflab watches list"
+grep -qE "^ +$W  blk +g +1 +[0-9]+ +$n  dfn:block/" <<<"$o" || fail "watches list: $o"
+o=$(P watches show "$W") || fail "perflab watches show"
+grep -qE "^ +$(series '<v1-0@example.org>#v2' .id)  v2<-v1 +2  queued +$E2 .* base-commit +\[PATCH v2 0/2\]" <<<"$o" ||
+	fail "v2 beside v1: $o"
+grep -q "<sym-1@example.org>: a symlink or submodule mode" <<<"$o" || fail "refusals: $o"
+P watches show nope >/dev/null 2>&1 && fail "a bad id is refused"
+[ "$(P watches show "$W" --json | jq -r .name)" = blk ] || fail "show --json"
 echo ok
