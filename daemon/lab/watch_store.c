@@ -257,25 +257,34 @@ static int restate(sqlite3 *w, const struct watch_row *row, int64_t sid,
 			 previous_version(w, row->id, sid) : 0);
 }
 
+/* Every waiting series of the watch, 256 at a time (a poll may bring
+ * thousands). */
 static int restate_all(sqlite3 *w, const struct watch_row *row, time_t now,
 		       int *complete)
 {
-	sqlite3_stmt *st = db_prepare(w, "SELECT id, total, first_seen FROM"
-		" watch_series WHERE watch_id = ? AND state = 'waiting'");
-	int64_t ids[256], first[256];
-	int totals[256], n = 0, rc = 0;
+	int64_t ids[256], first[256], after = 0;
+	int totals[256], n, rc = 0;
 
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, row->id);
-	while (n < 256 && sqlite3_step(st) == SQLITE_ROW) {
-		ids[n] = sqlite3_column_int64(st, 0);
-		totals[n] = sqlite3_column_int(st, 1);
-		first[n++] = sqlite3_column_int64(st, 2);
-	}
-	sqlite3_finalize(st);
-	for (int i = 0; i < n && !rc; i++)
-		rc = restate(w, row, ids[i], totals[i], first[i], now, complete);
+	do {
+		sqlite3_stmt *st = db_prepare(w, "SELECT id, total, first_seen FROM"
+			" watch_series WHERE watch_id = ? AND state = 'waiting' AND"
+			" id > ? ORDER BY id LIMIT 256");
+
+		if (!st)
+			return -1;
+		sqlite3_bind_int64(st, 1, row->id);
+		sqlite3_bind_int64(st, 2, after);
+		for (n = 0; n < 256 && sqlite3_step(st) == SQLITE_ROW; n++) {
+			ids[n] = sqlite3_column_int64(st, 0);
+			totals[n] = sqlite3_column_int(st, 1);
+			first[n] = sqlite3_column_int64(st, 2);
+		}
+		sqlite3_finalize(st);
+		for (int i = 0; i < n && !rc; i++)
+			rc = restate(w, row, ids[i], totals[i], first[i], now, complete);
+		if (n)
+			after = ids[n - 1];
+	} while (n == 256 && !rc);
 	return rc;
 }
 

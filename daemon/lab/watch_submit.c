@@ -70,7 +70,8 @@ static int load_complete(sqlite3 *db, int64_t watch, struct series_row *r,
 		" w.label, w.backend, k.name, w.runs FROM watch_series s JOIN"
 		" watches w ON w.id = s.watch_id JOIN bases b ON b.id = w.base_id"
 		" JOIN api_keys k ON k.id = w.key_id WHERE s.watch_id = ? AND"
-		" s.state = 'complete' ORDER BY s.id LIMIT ?");
+		" s.state = 'complete' AND (s.reason IS NULL OR s.updated_at <"
+		" CAST(strftime('%s') AS INTEGER) - 60) ORDER BY s.id LIMIT ?");
 	int n = 0;
 
 	if (!st)

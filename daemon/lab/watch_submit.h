@@ -21,8 +21,9 @@
  * Submit every complete series of watch @watch (at most @max). The
  * number queued, or -1 on a database error. A refusal (does not apply,
  * not a usable patch, a backend no host runs) is the series' state and
- * reason; quota and a fetch still running leave it complete for the
- * next poll. @max_queued: perflabd --max-queued-runs.
+ * reason; quota and a fetch still running leave it complete, with the
+ * reason, tried again a minute later. @max_queued: perflabd
+ * --max-queued-runs.
  */
 int watch_submit_complete(store_conn *db, int64_t watch, int max,
 			  int max_queued);

@@ -11,6 +11,7 @@
 #include "daemon/lab/watch_store.h"
 #include "daemon/lab/watch_submit.h"
 #include "daemon/lab/watch_worker.h"
+#include "daemon/store/sql.h"
 #include "daemon/store/writer.h"
 
 #define WATCHES_PER_TICK 4
@@ -45,6 +46,26 @@ static void poll_one(store_conn *db, const struct watch_row *row, time_t now)
 		WW.cfg.on_queued();
 }
 
+/* Complete series a poll left (it submits SERIES_PER_POLL), or that
+ * waited for quota: a few more every tick, not at the next poll. */
+static void submit_backlog(store_conn *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT DISTINCT watch_id FROM"
+				      " watch_series WHERE state = 'complete' LIMIT 4");
+	int64_t ids[4];
+	int n = 0, q = 0;
+
+	if (!st)
+		return;
+	while (n < 4 && sqlite3_step(st) == SQLITE_ROW)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++)
+		q += watch_submit_complete(db, ids[i], SERIES_PER_POLL, WW.cfg.max_queued) > 0;
+	if (q && WW.cfg.on_queued)
+		WW.cfg.on_queued();
+}
+
 static void tick(void *arg)
 {
 	struct watch_row rows[WATCHES_PER_TICK];
@@ -58,6 +79,7 @@ static void tick(void *arg)
 	n = watches_due(db, now, rows, WATCHES_PER_TICK);
 	for (int i = 0; i < n; i++)
 		poll_one(db, &rows[i], now);
+	submit_backlog(db);
 	watch_reply_plan(db, &WW.cfg.smtp, now);
 	watch_reply_send(db, &WW.cfg.smtp, WW.cfg.reply_inbox, now);
 	db_pool_put(WW.cfg.pool, db);
