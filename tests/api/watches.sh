@@ -127,6 +127,7 @@ t0=$(date +%s)
 api POST "/api/v1/watches/$W/poll" "$ADM" >/dev/null
 expect_status 202 "poll"
 wait_polled "$t0"
+[ -n "${KEEP_WATCH:-}" ] && printf '%s\n' "$body" >"$KEEP_WATCH"
 v1=$(series '<v1-0@example.org>#v1' .id)
 check "$(series '<v1-0@example.org>#v1' .state)" = queued "v1 queued: $(series '<v1-0@example.org>#v1' .reason)"
 check "$(series '<v1-0@example.org>#v1' .base_how)" = ref-head "v1's zero base-commit is not in g"

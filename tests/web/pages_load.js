@@ -1,5 +1,5 @@
 // Description: every dashboard page (queue, experiment, perf diff, trends,
-// hosts, alerts, submit, compare logs, tracks) loads against a real perflabd populated through
+// hosts, alerts, submit, compare logs, tracks, watches) loads against a real perflabd populated through
 // the API without console errors, in light and dark colour schemes, and a
 // screenshot of each is saved under build/screenshots/.
 'use strict';
@@ -28,6 +28,7 @@ L.run(async (onCleanup) => {
 		['submit', '/submit', '#submit-form'],
 		['compare', '/compare', '#compare-form'],
 		['tracks', '/tracks', '#tracks', 'GET', '/api/v1/tracks'],
+		['watches', '/watches', '#watches', 'GET', '/api/v1/watches'],
 	];
 	let checked = 0;
 	for (const scheme of ['light', 'dark']) {

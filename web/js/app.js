@@ -7,6 +7,7 @@
 //   #/compare                         compare pasted logs (nothing stored)
 //   #/tracks   #/tracks/ID            git tracks, commit by commit
 //   #/bisections/ID                   a bisection's steps and culprit
+//   #/watches  #/watches/ID           list watches: series, versions side by side
 import { h, clear, parseHash } from './util.js';
 import { askKey, getKey, setKey, subscribe } from './api.js';
 import { errorBox } from './widgets.js';
@@ -22,6 +23,7 @@ import * as submit from './pages/submit.js';
 import * as compare from './pages/compare.js';
 import * as tracks from './pages/tracks.js';
 import * as bisection from './pages/bisection.js';
+import * as watches from './pages/watches.js';
 
 const routes = [
 	[/^\/?$/, 'experiments', queue],
@@ -36,6 +38,8 @@ const routes = [
 	[/^\/tracks\/?$/, 'tracks', tracks],
 	[/^\/tracks\/(\d+)\/?$/, 'tracks', tracks],
 	[/^\/bisections\/(\d+)\/?$/, 'tracks', bisection],
+	[/^\/watches\/?$/, 'watches', watches],
+	[/^\/watches\/(\d+)\/?$/, 'watches', watches],
 ];
 
 const app = document.getElementById('app');
