@@ -127,6 +127,8 @@ t0=$(date +%s)
 api POST "/api/v1/watches/$W/poll" "$ADM" >/dev/null
 expect_status 202 "poll"
 wait_polled "$t0"
+# KEEP_WATCH=FILE keeps the watch JSON here (how tests/fixtures/mail/watch.json
+# was made for tests/web/watches_page.js).
 [ -n "${KEEP_WATCH:-}" ] && printf '%s\n' "$body" >"$KEEP_WATCH"
 v1=$(series '<v1-0@example.org>#v1' .id)
 check "$(series '<v1-0@example.org>#v1' .state)" = queued "v1 queued: $(series '<v1-0@example.org>#v1' .reason)"
