@@ -19,6 +19,7 @@ CREATE TABLE watches (
 	complete_timeout INTEGER NOT NULL,       -- seconds to wait for a series
 	mail_no_change INTEGER NOT NULL DEFAULT 0, -- reply also on "no change"
 	list_address TEXT,                       -- the list a reply also goes to
+	mail_apply_note INTEGER NOT NULL DEFAULT 0, -- a note when it does not apply
 	enabled INTEGER NOT NULL DEFAULT 1,
 	poll_requested INTEGER NOT NULL DEFAULT 0, -- POST .../poll: at once
 	polled_at INTEGER,

@@ -88,3 +88,28 @@ char *watch_reply_text(const struct watch_reply *r)
 	}
 	return buf;
 }
+
+char *watch_reply_note_text(const char *author_name, const char *subject,
+			    const char *base_used, const char *reason)
+{
+	const char *at = strchr(base_used ? base_used : "", '@');
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "Hi%s%s,\n\nperflab could not test your series:\n\n  %s\n\n",
+		author_name && *author_name ? " " : "", author_name ? author_name : "",
+		subject);
+	fprintf(f, "It does not apply on %.*s@%.12s:\n\n  %s\n\n",
+		at ? (int)(at - base_used) : 0, base_used ? base_used : "",
+		at ? at + 1 : "-", reason ? reason : "-");
+	fprintf(f, "Nothing was measured. A version that applies is tested when it"
+		" is\nposted.\n\n-- \nperflab, the storage performance lab\n");
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

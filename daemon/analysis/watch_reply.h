@@ -49,4 +49,9 @@ struct watch_reply {
 /* The body (malloc'd, "\n" line ends) or NULL. */
 char *watch_reply_text(const struct watch_reply *r);
 
+/* The short note for a series that does not apply on @base_used
+ * ("g@sha"), with git's @reason (malloc'd) or NULL. */
+char *watch_reply_note_text(const char *author_name, const char *subject,
+			    const char *base_used, const char *reason);
+
 #endif /* PERFLAB_WATCH_REPLY_H */

@@ -24,7 +24,8 @@ int api_watches_post(struct http_req *req, struct http_resp *resp)
 {
 	static const char *const keys[] = { "name", "inbox", "query", "base",
 		"ref", "submit_key", "label", "backend", "runs", "poll_seconds",
-		"window_days", "complete_timeout", "mail_no_change", "list", NULL };
+		"window_days", "complete_timeout", "mail_no_change", "list",
+		"mail_apply_note", NULL };
 	struct watch_spec s = { 0 };
 	json_t *body = http_json_body_keys(req, resp, keys);
 	struct lab_err e;
@@ -47,7 +48,8 @@ int api_watches_post(struct http_req *req, struct http_resp *resp)
 	    api_opt_int(body, "window_days", 7, 1, 60, &days, resp) ||
 	    api_opt_int(body, "complete_timeout", 3600, 1, 7 * 86400,
 			&s.complete_timeout, resp) ||
-	    opt_bool(body, "mail_no_change", &s.mail_no_change, resp))
+	    opt_bool(body, "mail_no_change", &s.mail_no_change, resp) ||
+	    opt_bool(body, "mail_apply_note", &s.mail_apply_note, resp))
 		goto out;
 	s.window_seconds = days * 86400;
 	s.created_by = req->auth.key_id;

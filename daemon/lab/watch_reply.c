@@ -23,22 +23,29 @@ struct settled {
 	int version, total, no_change;
 	char reply_to[256], subject[512], author[256], from[512],
 		base_used[128], how[16], thread[256], list[256], ref[257],
-		state[16];
+		state[16], reason[512];
 };
 
-static int load_settled(sqlite3 *db, struct settled *r, int max)
+#define SETTLED_COLS \
+	"SELECT s.id, coalesce(e.id, 0), coalesce(s.previous_id, 0), s.version," \
+	" s.total, w.mail_no_change, s.reply_to, s.subject, s.author," \
+	" coalesce((SELECT m.author FROM watch_messages m WHERE m.watch_id =" \
+	" s.watch_id AND m.message_id = s.reply_to), ''), s.base_used," \
+	" s.base_how, s.series_key, w.list_address, coalesce(w.ref, b.ref)," \
+	" coalesce(e.state, s.state), s.reason FROM watch_series s JOIN" \
+	" watches w ON w.id = s.watch_id JOIN bases b ON b.id = w.base_id" \
+	" LEFT JOIN experiments e ON e.id = s.experiment_id WHERE NOT EXISTS" \
+	" (SELECT 1 FROM watch_replies r WHERE r.series_id = s.id) AND "
+
+/* Series whose experiment ended, or (@unapplied) that did not apply on
+ * a watch that sends a note for those. */
+static int load_settled(sqlite3 *db, struct settled *r, int max, bool unapplied)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT s.id, e.id, coalesce(s.previous_id,"
-		" 0), s.version, s.total, w.mail_no_change, s.reply_to, s.subject,"
-		" s.author, coalesce((SELECT m.author FROM watch_messages m WHERE"
-		" m.watch_id = s.watch_id AND m.message_id = s.reply_to), ''),"
-		" s.base_used, s.base_how, s.series_key, w.list_address,"
-		" coalesce(w.ref, b.ref), e.state FROM watch_series s JOIN watches w"
-		" ON w.id = s.watch_id JOIN bases b ON b.id = w.base_id JOIN"
-		" experiments e ON e.id = s.experiment_id WHERE s.state = 'queued'"
-		" AND e.state IN ('done', 'failed', 'cancelled') AND"
-		" e.analysis_pending = 0 AND NOT EXISTS (SELECT 1 FROM watch_replies"
-		" r WHERE r.series_id = s.id) ORDER BY s.id LIMIT ?");
+	sqlite3_stmt *st = db_prepare(db, unapplied ? SETTLED_COLS
+		"s.state = 'refused' AND w.mail_apply_note AND s.reason LIKE"
+		" 'does not apply%' ORDER BY s.id LIMIT ?" : SETTLED_COLS
+		"s.state = 'queued' AND e.state IN ('done', 'failed', 'cancelled')"
+		" AND e.analysis_pending = 0 ORDER BY s.id LIMIT ?");
 	int n = 0;
 
 	if (!st)
@@ -64,6 +71,7 @@ static int load_settled(sqlite3 *db, struct settled *r, int max)
 		db_col_copy(st, 13, s->list, sizeof(s->list));
 		db_col_copy(st, 14, s->ref, sizeof(s->ref));
 		db_col_copy(st, 15, s->state, sizeof(s->state));
+		db_col_copy(st, 16, s->reason, sizeof(s->reason));
 	}
 	sqlite3_finalize(st);
 	return n;
@@ -146,6 +154,24 @@ static int64_t count_since(sqlite3 *db, const char *col_, const char *v,
 	return n;
 }
 
+/* Why @s, whose mail is due, cannot be sent, or "". */
+static void why_undeliverable(sqlite3 *db, const struct settled *s,
+			      const struct alerts_smtp *smtp, time_t now,
+			      char *why, size_t len)
+{
+	why[0] = '\0';
+	if (!smtp->url)
+		snprintf(why, len, "no SMTP configured (--smtp-url)");
+	else if (!mail_addr_ok(s->author) && !mail_addr_ok(s->list))
+		snprintf(why, len, "neither the author nor the list has a usable address");
+	else if (count_since(db, "author", s->author, now - 86400) >= WATCH_REPLIES_PER_AUTHOR)
+		snprintf(why, len, "rate limit: %d replies to %s in 24 hours already",
+			 WATCH_REPLIES_PER_AUTHOR, s->author);
+	else if (count_since(db, "thread", s->thread, now - 86400) >= WATCH_REPLIES_PER_THREAD)
+		snprintf(why, len, "rate limit: %d replies in this thread in 24 hours"
+			 " already", WATCH_REPLIES_PER_THREAD);
+}
+
 /* Why @s gets no mail, or "" when it does. */
 static void why_withheld(sqlite3 *db, const struct settled *s, const char *v,
 			 const struct alerts_smtp *smtp, time_t now, char *why,
@@ -158,16 +184,8 @@ static void why_withheld(sqlite3 *db, const struct settled *s, const char *v,
 		snprintf(why, len, "no verdict: nothing mailed");
 	else if (strcmp(v, "regression") && !s->no_change)
 		snprintf(why, len, "verdict %s: the watch mails regressions only", v);
-	else if (!smtp->url)
-		snprintf(why, len, "no SMTP configured (--smtp-url)");
-	else if (!mail_addr_ok(s->author) && !mail_addr_ok(s->list))
-		snprintf(why, len, "neither the author nor the list has a usable address");
-	else if (count_since(db, "author", s->author, now - 86400) >= WATCH_REPLIES_PER_AUTHOR)
-		snprintf(why, len, "rate limit: %d replies to %s in 24 hours already",
-			 WATCH_REPLIES_PER_AUTHOR, s->author);
-	else if (count_since(db, "thread", s->thread, now - 86400) >= WATCH_REPLIES_PER_THREAD)
-		snprintf(why, len, "rate limit: %d replies in this thread in 24 hours"
-			 " already", WATCH_REPLIES_PER_THREAD);
+	else
+		why_undeliverable(db, s, smtp, now, why, len);
 }
 
 /* The display name of "Name <addr>", or "". */
@@ -202,16 +220,15 @@ static void previous(sqlite3 *db, const struct settled *s, struct watch_reply *r
 	r->prev_delta_pct = num(c, "delta_pct");
 }
 
-static char *build_mail(sqlite3 *db, const struct settled *s, json_t *o,
-			json_t *c, const struct alerts_smtp *smtp, time_t now,
-			char *msgid, size_t idlen, char *rcpts, size_t rlen)
+/* The verdict reply's body (malloc'd) or NULL. */
+static char *verdict_body(sqlite3 *db, const struct settled *s, json_t *o,
+			  json_t *c, const struct alerts_smtp *smtp)
 {
-	char name[256], subj[600], date[64], *body, *mail;
-	const char *at = strchr(s->base_used, '@'), *to[2];
+	char name[256], subj[600], *body;
+	const char *at = strchr(s->base_used, '@');
 	struct watch_reply_row rows[WATCH_REPLY_MAX_ROWS];
 	struct watch_reply r = { 0 };
 	json_t *prev = NULL;
-	size_t nto = 0;
 
 	display_name(s->from, name, sizeof(name));
 	r.author_name = name;
@@ -234,6 +251,19 @@ static char *build_mail(sqlite3 *db, const struct settled *s, json_t *o,
 	previous(db, s, &r, &prev);
 	body = watch_reply_text(&r);
 	json_decref(prev);
+	return body;
+}
+
+/* @body as the reply in @s's thread (malloc'd), its Message-ID and
+ * recipients in @msgid and @rcpts; NULL without memory or recipients. */
+static char *wrap_mail(const struct settled *s, char *body,
+		       const struct alerts_smtp *smtp, time_t now, char *msgid,
+		       size_t idlen, char *rcpts, size_t rlen)
+{
+	char subj[600], date[64], *mail;
+	const char *to[2];
+	size_t nto = 0;
+
 	if (!body)
 		return NULL;
 	snprintf(subj, sizeof(subj), "%s%s", strncasecmp(s->subject, "re:", 3) ?
@@ -286,27 +316,48 @@ static int store_plan(sqlite3 *db, const struct settled *s, const char *msgid,
 	return rc;
 }
 
+/* The note for a series that did not apply (the watch asked for it). */
+static char *note_body(const struct settled *s)
+{
+	char name[256];
+
+	display_name(s->from, name, sizeof(name));
+	return watch_reply_note_text(name, s->subject, s->base_used, s->reason);
+}
+
 int watch_reply_plan(store_conn *db, const struct alerts_smtp *smtp, time_t now)
 {
 	struct settled rows[8];
-	int n = load_settled(db, rows, 8), done = 0;
+	int done = 0, n = 0;
 
-	for (int i = 0; i < n; i++) {
-		json_t *o = experiment_json(db, rows[i].exp), *c = verdict_of(o);
-		char why[300], msgid[300] = "", rcpts[600] = "", *mail = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		int m = load_settled(db, rows, 8, pass == 1);
 
-		why_withheld(db, &rows[i], worst_verdict(o, c), smtp, now, why,
-			     sizeof(why));
-		if (!why[0]) {
-			mail = build_mail(db, &rows[i], o, c, smtp, now, msgid,
-					  sizeof(msgid), rcpts, sizeof(rcpts));
-			if (!mail)
-				snprintf(why, sizeof(why), "the reply could not be built");
+		for (int i = 0; i < m; i++) {
+			json_t *o = pass ? NULL : experiment_json(db, rows[i].exp);
+			json_t *c = verdict_of(o);
+			char why[400], msgid[300] = "", rcpts[600] = "", *mail = NULL;
+
+			if (pass)
+				why_undeliverable(db, &rows[i], smtp, now, why, sizeof(why));
+			else
+				why_withheld(db, &rows[i], worst_verdict(o, c), smtp, now,
+					     why, sizeof(why));
+			if (!why[0]) {
+				mail = wrap_mail(&rows[i], pass ? note_body(&rows[i]) :
+						 verdict_body(db, &rows[i], o, c, smtp),
+						 smtp, now, msgid, sizeof(msgid), rcpts,
+						 sizeof(rcpts));
+				if (!mail)
+					snprintf(why, sizeof(why), "the reply could not be built");
+			}
+			if (!store_plan(db, &rows[i], msgid, rcpts, mail,
+					why[0] ? why : NULL, now))
+				done++;
+			free(mail);
+			json_decref(o);
 		}
-		if (!store_plan(db, &rows[i], msgid, rcpts, mail, why[0] ? why : NULL, now))
-			done++;
-		free(mail);
-		json_decref(o);
+		n = m < 0 ? m : n;
 	}
 	return n < 0 ? -1 : done;
 }

@@ -133,8 +133,8 @@ static int insert(store_conn *w, const struct watch_spec *s, int64_t base_id,
 	sqlite3_stmt *st = db_prepare(w, "INSERT INTO watches (name, inbox, query,"
 		" base_id, ref, key_id, label, backend, runs, poll_seconds,"
 		" window_seconds, complete_timeout, mail_no_change, created_by,"
-		" created_at, poll_requested, list_address) VALUES (?,?,?,?,?,?,?,?,"
-		"?,?,?,?,?,?,?, 1, ?)");
+		" created_at, poll_requested, list_address, mail_apply_note) VALUES"
+		" (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, 1, ?, ?)");
 	int rc;
 
 	if (!st)
@@ -160,6 +160,7 @@ static int insert(store_conn *w, const struct watch_spec *s, int64_t base_id,
 	sqlite3_bind_int64(st, 15, (int64_t)time(NULL));
 	if (s->list)
 		sqlite3_bind_text(st, 16, s->list, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 17, s->mail_apply_note);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_CONSTRAINT)
@@ -258,7 +259,8 @@ int watches_poll_done(store_conn *db, const struct watch_row *r)
 	" 'enabled', json(CASE WHEN w.enabled THEN 'true' ELSE 'false' END)," \
 	" 'poll_requested', json(CASE WHEN w.poll_requested THEN 'true' ELSE" \
 	" 'false' END), 'polled_at', w.polled_at, 'poll_error', w.poll_error," \
-	" 'created_at', w.created_at, 'list', w.list_address"
+	" 'created_at', w.created_at, 'list', w.list_address, 'mail_apply_note'," \
+	" json(CASE WHEN w.mail_apply_note THEN 'true' ELSE 'false' END)"
 
 #define WATCH_FROM \
 	" FROM watches w JOIN bases b ON b.id = w.base_id JOIN api_keys k ON" \

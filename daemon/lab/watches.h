@@ -41,6 +41,7 @@ struct watch_spec {
 	int complete_timeout;	/* how long a series may wait for patches */
 	bool mail_no_change;
 	const char *list;	/* the list's address: replies go there too */
+	bool mail_apply_note;	/* a short reply when a series does not apply */
 	int64_t created_by;
 };
 

@@ -8,7 +8,9 @@
 # and References the version's cover letter, "Re: " its subject,
 # X-Perflab-Reply set, the regression with its CI for each patch on top
 # of the ones before (one variant per prefix), the base it used, the
-# Reported-by/Closes lines, and for v2 the line comparing it with v1.
+# Reported-by/Closes lines, and for v2 the line comparing it with v1; a
+# series that does not apply gets a short note with git's message (the
+# watch asks for it: mail_apply_note), and no experiment.
 # The lab's own reply, delivered back into the archive, is read as
 # "own": no series, no experiment, no further mail. A watch that mails
 # regressions only withholds the reply of a series whose verdict is "no
@@ -43,10 +45,10 @@ RUNNER=$!
 trap 'kill $RUNNER $RX 2>/dev/null; stop_daemon; lei daemon-kill 2>/dev/null; cleanup' EXIT
 wait_host "$ADM" sim
 
-deliver "$MAIL"/0[1-4]*.eml "$MAIL"/05-review.eml "$MAIL"/0[678]*.eml
+deliver "$MAIL"/0[1-4]*.eml "$MAIL"/05-review.eml "$MAIL"/0[678]*.eml "$MAIL/16-noapply.eml"
 body=$(api POST /api/v1/watches "$ADM" "$(jq -n --arg i "$INBOX" '{name:"blk", inbox:$i,
-	query:"dfn:block/", base:"g", submit_key:"lists", label:"lab", runs:5,
-	poll_seconds:3600, list:"list@example.org"}')")
+	query:"dfn:block/ OR dfn:README", base:"g", submit_key:"lists", label:"lab", runs:5,
+	poll_seconds:3600, list:"list@example.org", mail_apply_note:true}')")
 expect_status 201 "watch"
 W=$(jq -r .id <<<"$body")
 api POST /api/v1/watches "$ADM" "$(jq -n --arg i "$INBOX" '{name:"x", inbox:$i,
@@ -63,7 +65,14 @@ wait_mails() {
 	sleep 2
 	check "$(replies)" -eq "$1" "replies received"
 }
-wait_mails 2
+wait_mails 3
+# The series that does not apply: a short note (the watch asked), no experiment.
+N=$(grep -l "^In-Reply-To: <noapply-1@example.org>" $(grep -l '^X-Perflab-Reply: ' "$TMP"/rx/mail.[0-9]*))
+[ -n "$N" ] || fail "no note for the series that does not apply"
+tr -d '\r' <"$N" | grep -q '^Subject: Re: \[PATCH\] readme: reword$' || fail "note subject"
+tr -d '\r' <"$N" | grep -q "^It does not apply on g@$(commit_of "$REPO" 1 | cut -c1-12):$" || fail "note: $(cat "$N")"
+tr -d '\r' <"$N" | grep -q '^  does not apply on .*patch failed: README:1' || fail "note reason: $(cat "$N")"
+tr -d '\r' <"$N" | grep -q 'RCPT TO:<nat@example.org>' || fail "note to the author"
 # the mail of a version: N where the message replies to its cover
 mail_of() { grep -l "^In-Reply-To: $1" $(grep -l '^X-Perflab-Reply: ' "$TMP"/rx/mail.[0-9]*) | head -1; }
 M1=$(mail_of '<v1-0@example.org>')
@@ -91,8 +100,9 @@ tr -d '\r' <"$M2" | grep -qE '^v2 against v1: v1 measured -(9|10)\.[0-9]*% \(reg
 	fail "v2 compared with v1: $(tr -d '\r' <"$M2" | sed -n '/^verdict/,/^$/p')"
 tr -d '\r' <"$M1" | grep -q "^base: g@$(commit_of "$REPO" 1 | cut -c1-12) (the head of master: the series names no$" || fail "v1's base"
 body=$(api GET "/api/v1/watches/$W" "$ADM")
-check "$(jq '[.series[] | select(.reply.status == "sent")] | length' <<<"$body")" -eq 2 "both replies sent"
-check "$(jq '[.series[] | select(.reply.archived)] | length' <<<"$body")" -eq 2 "both archived"
+check "$(jq '[.series[] | select(.reply.status == "sent")] | length' <<<"$body")" -eq 3 "both replies and the note sent"
+check "$(jq '[.series[] | select(.experiment_id != null)] | length' <<<"$body")" -eq 2 "two experiments"
+check "$(jq '[.series[] | select(.reply.archived)] | length' <<<"$body")" -eq 3 "all archived"
 # lei finds the lab's answers in its own archive, by thread.
 found=$(lei q --no-save --only "$TMP/labinbox" -f mboxrd 'tc:ann@example.org' 2>/dev/null |
 	grep -c '^X-Perflab-Reply: 1')
@@ -111,9 +121,9 @@ for _ in $(seq 300); do
 done
 own=$(tr -d '\r' <"$M1" | sed -n 's/^Message-ID: //p')
 check "$(jq -r --arg m "$own" '.log[] | select(.message_id == $m) | .kind' <<<"$body")" = own "the lab's reply is read as its own"
-check "$(jq '.series | length' <<<"$body")" -eq 2 "no series from it"
+check "$(jq '.series | length' <<<"$body")" -eq 3 "no series from it"
 sleep 2
-check "$(replies)" -eq 2 "no mail answers it"
+check "$(replies)" -eq 3 "no mail answers it"
 
 # Regressions only: a "no change" series gets no mail, says why.
 echo '{"default": 100000}' >"$TMP/spec.json"
@@ -136,5 +146,5 @@ body=$(api GET "/api/v1/watches/$W2" "$ADM")
 check "$st" = withheld "no-change reply withheld: $(jq -c .series <<<"$body")"
 check "$(jq -r '.series[0].reply.note' <<<"$body")" = "verdict no change: the watch mails regressions only" "its reason"
 sleep 2
-check "$(replies)" -eq 2 "still two replies"
+check "$(replies)" -eq 3 "still three replies"
 echo ok

@@ -6,7 +6,8 @@
  * "patches 1-2"), "%+.2f%%" delta and CI, "%.2f%%" MDE, a NAN as "-";
  * which base and why; the v1 comparison line only with a measured
  * previous version; Reported-by/Closes when any prefix regressed, not
- * for "no change".
+ * for "no change"; the note of a series that does not apply names the
+ * base and git's message.
  */
 #include <math.h>
 #include <string.h>
@@ -71,6 +72,16 @@ int main(void)
 	CHECK(has_line(t, "whole series applied, 2 patches, against the base):"), "%s", t);
 	CHECK(!strstr(t, "against v1"), "no previous version");
 	CHECK(!strstr(t, "Reported-by"), "no tags without a regression");
+	free(t);
+
+	t = watch_reply_note_text("Nat", "[PATCH] readme: reword",
+				  "g@0123456789abcdef0123456789abcdef01234567",
+				  "does not apply on 0123456789ab: error: patch failed: README:1");
+	CHECK(t && has_line(t, "Hi Nat,"));
+	CHECK(has_line(t, "  [PATCH] readme: reword"));
+	CHECK(has_line(t, "It does not apply on g@0123456789ab:"), "%s", t);
+	CHECK(has_line(t, "  does not apply on 0123456789ab: error: patch failed: README:1"));
+	CHECK(!strstr(t, "Reported-by"));
 	free(t);
 	DONE();
 }
