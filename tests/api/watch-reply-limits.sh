@@ -10,28 +10,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
 . "$(dirname "$0")/inboxlib.sh"
-command -v python3 >/dev/null || skip "python3 is not installed"
-mkdir -p "$TMP/rx"
 make_inbox
-python3 "$TOP/tests/stats/receivers.py" "$TMP/rx" &
-RX=$!
-for _ in $(seq 100); do [ -s "$TMP/rx/smtp.port" ] && break; sleep 0.05; done
-[ -s "$TMP/rx/smtp.port" ] || { kill $RX; fail "SMTP sink did not start"; }
-start_daemon --smtp-url "smtp://127.0.0.1:$(cat "$TMP/rx/smtp.port")" \
-	--smtp-from perflab@lab.test
-ADM=$(make_key admin root)
-SUB=$(make_key submit lists)
-R1=$(make_key runner r1)
-REPO=$TMP/repo
-make_repo "$REPO" 1
-api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/dev/null
-expect_status 201 "git base"
-echo '{"default": 100000}' >"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
-	>"$TMP/runner.log" 2>&1 &
-RUNNER=$!
+start_sink
 trap 'kill $RUNNER $RX 2>/dev/null; stop_daemon; cleanup' EXIT
-wait_host "$ADM" sim
+start_daemon --smtp-url "$SMTP_URL" --smtp-from perflab@lab.test
+lab_with_runner '{"default": 100000}'
 for i in 1 2 3 4 5; do
 	sed "s/lonely-1/rl-$i/; s/^Subject: .*/Subject: [PATCH] nvme: change $i/;
 	     s/half\.c/rl$i.c/g" "$MAIL/15-lonely.eml" >"$TMP/rl$i.eml"

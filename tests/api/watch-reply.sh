@@ -18,32 +18,16 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
 . "$(dirname "$0")/inboxlib.sh"
-command -v python3 >/dev/null || skip "python3 is not installed"
-mkdir -p "$TMP/rx"
 make_inbox
 # The lab's own archive of its replies (--reply-inbox).
 public-inbox-init -V2 lab "$TMP/labinbox" http://lab.test/replies replies@lab.test \
 	>/dev/null 2>&1 || fail "public-inbox-init of the lab's inbox"
-python3 "$TOP/tests/stats/receivers.py" "$TMP/rx" &
-RX=$!
-for _ in $(seq 100); do [ -s "$TMP/rx/smtp.port" ] && break; sleep 0.05; done
-[ -s "$TMP/rx/smtp.port" ] || { kill $RX; fail "SMTP sink did not start"; }
-start_daemon --smtp-url "smtp://127.0.0.1:$(cat "$TMP/rx/smtp.port")" \
+start_sink
+trap 'kill $RUNNER $RX 2>/dev/null; stop_daemon; lei daemon-kill 2>/dev/null; cleanup' EXIT
+start_daemon --smtp-url "$SMTP_URL" \
 	--smtp-from perflab@lab.test --smtp-to alerts@lab.test --public-url http://lab.test \
 	--reply-inbox "$TMP/labinbox"
-ADM=$(make_key admin root)
-SUB=$(make_key submit lists)
-R1=$(make_key runner r1)
-REPO=$TMP/repo
-make_repo "$REPO" 1
-api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/dev/null
-expect_status 201 "git base"
-echo '{"default": 100000, "patched": 0.9}' >"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
-	>"$TMP/runner.log" 2>&1 &
-RUNNER=$!
-trap 'kill $RUNNER $RX 2>/dev/null; stop_daemon; lei daemon-kill 2>/dev/null; cleanup' EXIT
-wait_host "$ADM" sim
+lab_with_runner '{"default": 100000, "patched": 0.9}'
 
 deliver "$MAIL"/0[1-4]*.eml "$MAIL"/05-review.eml "$MAIL"/0[678]*.eml "$MAIL/16-noapply.eml"
 body=$(api POST /api/v1/watches "$ADM" "$(jq -n --arg i "$INBOX" '{name:"blk", inbox:$i,
