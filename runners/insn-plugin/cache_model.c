@@ -48,9 +48,9 @@ int cache_model_init(struct cache_model *m, unsigned line,
 		     struct cache_geom ll, char *err, size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
-	if (!is_pow2(line) || line < 8 || line > 4096) {
+	if (!is_pow2(line) || line < 16 || line > 4096) {
 		snprintf(err, errlen, "line size %u: want a power of two "
-			 "from 8 to 4096", line);
+			 "from 16 to 4096", line);
 		return -1;
 	}
 	m->line_bits = (unsigned)__builtin_ctz(line);
