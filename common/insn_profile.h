@@ -104,11 +104,23 @@ void insn_symtab_free(struct insn_symtab *t);
  * kernel addresses resolved in ksyms as "[kernel.kallsyms]", user ones
  * in usyms as udso; symbols of one name merged; sorted by insns
  * descending. Needs a closed window with as many end as start marks.
- * NULL with err otherwise.
+ * NULL with err otherwise. A v2 profile adds the cache model's fields
+ * (daemon/lab/exact_cache.h) with estimated cycles (common/cache_cost.h).
  */
 json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
 		       const struct insn_symtab *ksyms,
 		       const struct insn_symtab *usyms, const char *udso,
 		       char *err, size_t errlen);
+
+/*
+ * bench["exact_cost"] of an exact_profile with the cache model: the
+ * per-IO figures the metric table names, {"est_cycles_per_io",
+ * "l1_misses_per_io", "ll_misses_per_io"} (totals over ios). NULL
+ * without the cache model.
+ */
+json_t *insn_prof_cost_json(const json_t *exact);
+
+/* bench["exact_profile"] = exact (stolen), and its exact_cost if any. */
+void insn_prof_attach(json_t *bench, json_t *exact);
 
 #endif
