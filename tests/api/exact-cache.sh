@@ -10,7 +10,8 @@
 # negative, huge or above the totals, an impossible geometry, unordered
 # weights, cache counts without the model (and the reverse), per-IO
 # figures that are not the totals over ios. The estimates here are
-# computed with jq from the weights, independently of the C code.
+# computed with jq from the weights, independently of the C code. The
+# bench parameter "cache" is a boolean and reaches the job.
 . "$(dirname "$0")/lib.sh"
 FIX=$TOP/tests/fixtures/perfdiff/exact.json
 start_daemon
@@ -92,4 +93,15 @@ awk -v a="$got" -v b="$want" 'BEGIN { exit !(a - b < 1e-6 && b - a < 1e-6) }' ||
 	fail "est_cycles_per_io stored $got, want $want"
 check "$(sql "SELECT count(*) FROM run_metrics WHERE metric IN ('l1_misses_per_io', 'll_misses_per_io')")" -eq 2 "miss rates stored"
 echo "cache profile stored: est_cycles_per_io $got"
+
+# "cache": true in the bench parameters switches the model on for the
+# runner; it is a boolean like the others and reaches the job.
+api POST /api/v1/experiments "$SUB" '{"runs":1,"variants":[{"name":"c"}],"bench":{"cache":2}}' >"$TMP/b"
+expect_status 400 "cache: 2"
+jq -e '.error | contains("cache")' "$TMP/b" >/dev/null || fail "cache: 2: $(cat "$TMP/b")"
+api POST /api/v1/experiments "$SUB" '{"runs":1,"variants":[{"name":"c"}],"bench":{"cache":true}}' >/dev/null
+expect_status 201 "cache: true"
+job=$(claim "$RUN" host1 0)
+expect_status 200 "claim the cache job"
+check "$(jq -r .bench.cache <<<"$job")" = true "the job carries cache: true"
 exit 0
