@@ -12,8 +12,10 @@
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
 #include "daemon/lab/exact_cache.h"
-#include "daemon/lab/exact_profile.h"
 #include "daemon/lab/validate.h"
+
+/* Counts are exact in a JSON double (exact_profile.h: EXACT_MAX_COUNT). */
+#define EXACT_MAX_COUNT (INT64_C(1) << 53)
 
 /* The seven counts, in storage order. */
 enum { DR, DW, L1I, L1DR, L1DW, LL, EST, NCOUNTS };
