@@ -99,8 +99,8 @@ $(B)/perflab-bench-static: $(B)/obj/runners/perflab-bench/perflab-bench.o $(B)/l
 # qemu-plugin.h comes from the installed QEMU's source package (make deps):
 # the plugin API version must match the QEMU that loads it.
 QEMU_PLUGIN_H := $(B)/src/qemu/qemu-plugin.h
-$(B)/perflab-insn.so: runners/insn-plugin/insn_count.c runners/perflab-bench/insn_marker.h $(QEMU_PLUGIN_H)
-	$(CC) $(CFLAGS) -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) -o $@ $<
+$(B)/perflab-insn.so: runners/insn-plugin/insn_count.c runners/insn-plugin/cache_model.c runners/insn-plugin/cache_model.h runners/perflab-bench/insn_marker.h $(QEMU_PLUGIN_H)
+	$(CC) $(CFLAGS) -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) -o $@ $(filter %.c,$^)
 
 # ---- tests ---------------------------------------------------------------
 # tests/unit/NAME.c -> build/tests/unit/NAME, linked against every library.

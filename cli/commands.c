@@ -30,7 +30,8 @@ const struct cli_command cli_commands[] = {
 	{ "perf-diff", cmd_perf_diff, "ID [--variant V] [--kind KIND]",
 	  "perf diff of a variant against the control (text); instructions per\n"
 	  "      IO per symbol when the runs have exact profiles; KIND: a kind of\n"
-	  "      profile the daemon stores (samples, instructions)" },
+	  "      profile the daemon stores (samples, instructions, cycles: estimated\n"
+	  "      cycles of the cache model with instructions and misses)" },
 	{ "compare", cmd_compare, "[NAME=]LOG [NAME=]LOG... [--json]",
 	  "compare t/io_uring, perflab-bench or fio logs; the first is the control,\n"
 	  "      logs given the same NAME are runs of one variant" },

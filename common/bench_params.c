@@ -23,6 +23,8 @@ const struct bench_param bench_params[] = {
 	{ "ios", "--ios", 'i', 0, 1000000000000LL, 0 },	/* 0: time-bound */
 	{ "seed", "--seed", 'i', 0, 4294967295LL, 1 },
 	{ "target", NULL, 's', 0, 256, 0 },	/* the runner's, not a flag */
+	/* qemu-icount: the perflab-insn plugin's cache model (cache=on) */
+	{ "cache", NULL, 'b', 0, 1, 0 },
 };
 
 const size_t bench_params_count = sizeof(bench_params) / sizeof(bench_params[0]);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LINE	128
+#define MAX_LINE	256
 #define MAX_NAME	256
 
 /* A cursor over the text: one line at a time, bounded length. */
@@ -91,6 +91,70 @@ static int parse_fail(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+/* n decimal numbers separated by single spaces from s to the line end. */
+static int u64_list(const char *s, uint64_t *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (*s != ' ' || !(s = parse_u64(s + 1, 10, &v[i])))
+			return -1;
+	}
+	return *s ? -1 : 0;
+}
+
+static int is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* One level's geometry: whole power-of-two sets of lines, 1-64 ways. */
+static int geom_ok(uint64_t size, uint64_t ways, uint64_t line)
+{
+	return ways && ways <= 64 && size <= (1ull << 32) &&
+	       size % (ways * line) == 0 && is_pow2(size / ways / line);
+}
+
+static int parse_cache_header(struct cur *c, struct insn_prof *p, char *err,
+			      size_t errlen)
+{
+	struct insn_cache_geom *g = &p->geom;
+	uint64_t v[7];
+	char *s = c->line;
+
+	if (next_line(c) || strncmp(s, "cache line", 10))
+		return parse_fail(err, errlen, "line %lu: want cache", c->lineno);
+	{
+		const char *t = s + 10;
+		static const char *const words[] = { "", " l1i", "", " l1d",
+						     "", " ll", "" };
+
+		for (int i = 0; i < 7; i++) {
+			size_t k = strlen(words[i]);
+
+			if (strncmp(t, words[i], k) || t[k] != ' ' ||
+			    !(t = parse_u64(t + k + 1, 10, &v[i])))
+				return parse_fail(err, errlen, "line %lu: want "
+						  "cache line L l1i S W l1d S W "
+						  "ll S W", c->lineno);
+		}
+		if (*t)
+			return parse_fail(err, errlen, "line %lu: text after "
+					  "the cache geometry", c->lineno);
+	}
+	*g = (struct insn_cache_geom){ v[0], v[1], v[2], v[3], v[4], v[5],
+				       v[6] };
+	if (!is_pow2(g->line) || g->line < 16 || g->line > 4096 ||
+	    !geom_ok(g->l1i_size, g->l1i_ways, g->line) ||
+	    !geom_ok(g->l1d_size, g->l1d_ways, g->line) ||
+	    !geom_ok(g->ll_size, g->ll_ways, g->line))
+		return parse_fail(err, errlen, "line %lu: impossible cache "
+				  "geometry", c->lineno);
+	if (next_line(c) || strncmp(c->line, "events", 6) ||
+	    u64_list(c->line + 6, p->ev_total, INSN_EV_N))
+		return parse_fail(err, errlen, "line %lu: want events and %d "
+				  "counts", c->lineno, INSN_EV_N);
+	return 0;
+}
+
 static int parse_header(struct cur *c, struct insn_prof *p, uint64_t *n,
 			char *err, size_t errlen)
 {
@@ -99,8 +163,11 @@ static int parse_header(struct cur *c, struct insn_prof *p, uint64_t *n,
 	const char *e;
 	size_t i;
 
-	if (next_line(c) || strcmp(c->line, "perflab-insn 1"))
-		return parse_fail(err, errlen, "not a perflab-insn v1 profile");
+	if (next_line(c) || (strcmp(c->line, "perflab-insn 1") &&
+			      strcmp(c->line, "perflab-insn 2")))
+		return parse_fail(err, errlen, "not a perflab-insn v1 or v2 "
+				  "profile");
+	p->cache = c->line[13] == '2';
 	if (next_line(c) || strncmp(c->line, "markers ", 8) ||
 	    !(e = parse_u64(c->line + 8, 10, &p->starts)) || *e != ' ' ||
 	    !(e = parse_u64(e + 1, 10, &p->ends)) || *e)
@@ -116,6 +183,8 @@ static int parse_header(struct cur *c, struct insn_prof *p, uint64_t *n,
 		return parse_fail(err, errlen, "line %lu: want blocks", c->lineno);
 	if (next_line(c) || key_u64(c->line, "total", &p->total))
 		return parse_fail(err, errlen, "line %lu: want total", c->lineno);
+	if (p->cache && parse_cache_header(c, p, err, errlen))
+		return -1;
 	if (next_line(c) || key_u64(c->line, "addrs", n) ||
 	    *n > INSN_PROF_MAX_ADDRS)
 		return parse_fail(err, errlen, "line %lu: want addrs <= %u",
@@ -125,6 +194,7 @@ static int parse_header(struct cur *c, struct insn_prof *p, uint64_t *n,
 
 struct pair {
 	uint64_t addr, count;
+	uint64_t ev[INSN_EV_N];
 };
 
 static int cmp_pair(const void *a, const void *b)
@@ -134,22 +204,76 @@ static int cmp_pair(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * An address's events are possible: no level misses more lines than it
+ * was asked for (two per access at most: an access straddles at most
+ * two lines of 16 bytes or more), and an LL miss is an L1 miss first.
+ */
+static int over_twice(uint64_t misses, uint64_t accesses)
+{
+	return accesses <= UINT64_MAX / 2 && misses > 2 * accesses;
+}
+
+static const char *events_impossible(const struct pair *v)
+{
+	const uint64_t *e = v->ev;
+
+	if (over_twice(e[INSN_EV_I1M], v->count) ||
+	    over_twice(e[INSN_EV_D1RM], e[INSN_EV_DR]) ||
+	    over_twice(e[INSN_EV_D1WM], e[INSN_EV_DW]))
+		return "more L1 misses than accesses";
+	if (e[INSN_EV_LLIM] > e[INSN_EV_I1M] ||
+	    e[INSN_EV_LLDRM] > e[INSN_EV_D1RM] ||
+	    e[INSN_EV_LLDWM] > e[INSN_EV_D1WM])
+		return "more LL misses than L1 misses";
+	return NULL;
+}
+
+/* Column sums against the header's totals (overflow-checked). */
+static int events_add_up(const struct insn_prof *p, const struct pair *v,
+			 uint64_t n, char *err, size_t errlen)
+{
+	for (int k = 0; k < INSN_EV_N; k++) {
+		uint64_t sum = 0;
+
+		for (uint64_t i = 0; i < n; i++) {
+			if (sum + v[i].ev[k] < sum)
+				return parse_fail(err, errlen, "event counts "
+						  "overflow");
+			sum += v[i].ev[k];
+		}
+		if (sum != p->ev_total[k])
+			return parse_fail(err, errlen, "event %d adds up to "
+					  "%llu, events says %llu", k,
+					  (unsigned long long)sum,
+					  (unsigned long long)p->ev_total[k]);
+	}
+	return 0;
+}
+
 static int parse_body(struct cur *c, struct insn_prof *p, struct pair *v,
 		      uint64_t n, char *err, size_t errlen)
 {
 	uint64_t sum = 0;
-	const char *e;
+	const char *e, *why;
 
 	for (uint64_t i = 0; i < n; i++) {
 		if (next_line(c) || !(e = parse_u64(c->line, 16, &v[i].addr)) ||
 		    *e != ' ' || !(e = parse_u64(e + 1, 10, &v[i].count)) ||
-		    *e || !v[i].count)
+		    (p->cache ? u64_list(e, v[i].ev, INSN_EV_N) : *e != 0) ||
+		    !v[i].count)
 			return parse_fail(err, errlen, "line %lu: want \"hexaddr "
-				    "count\" (count > 0)", c->lineno);
+				    "count%s\" (count > 0)", c->lineno,
+				    p->cache ? " and 8 events" : "");
+		if (p->cache && (why = events_impossible(&v[i])))
+			return parse_fail(err, errlen, "line %lu: %s", c->lineno,
+					  why);
 		if (sum + v[i].count < sum)
 			return parse_fail(err, errlen, "counts overflow");
 		sum += v[i].count;
 	}
+	if (p->cache && events_add_up(p, v, n, err, errlen))
+		return -1;
 	if (next_line(c) || strcmp(c->line, "end") || next_line(c) != -1)
 		return parse_fail(err, errlen, "line %lu: want a final \"end\" "
 			    "(truncated output?)", c->lineno);
@@ -181,7 +305,9 @@ int insn_prof_parse(const char *text, size_t len, struct insn_prof *p,
 	v = calloc(n ? n : 1, sizeof(*v));
 	p->addr = calloc(n ? n : 1, sizeof(*p->addr));
 	p->count = calloc(n ? n : 1, sizeof(*p->count));
-	if (!v || !p->addr || !p->count) {
+	if (p->cache)
+		p->ev = calloc((n ? n : 1) * INSN_EV_N, sizeof(*p->ev));
+	if (!v || !p->addr || !p->count || (p->cache && !p->ev)) {
 		parse_fail(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -190,6 +316,8 @@ int insn_prof_parse(const char *text, size_t len, struct insn_prof *p,
 	for (uint64_t i = 0; i < n; i++) {
 		p->addr[i] = v[i].addr;
 		p->count[i] = v[i].count;
+		if (p->cache)
+			memcpy(p->ev + i * INSN_EV_N, v[i].ev, sizeof(v[i].ev));
 	}
 	p->n = n;
 	free(v);
@@ -204,6 +332,7 @@ void insn_prof_free(struct insn_prof *p)
 {
 	free(p->addr);
 	free(p->count);
+	free(p->ev);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -349,141 +478,4 @@ void insn_symtab_free(struct insn_symtab *t)
 	free(t->end);
 	free(t->name);
 	memset(t, 0, sizeof(*t));
-}
-
-/* ---- the exact_profile object ----------------------------------------- */
-
-struct row {
-	const char *dso, *sym;
-	uint64_t insns;
-};
-
-static int cmp_name(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-	int c = strcmp(x->dso, y->dso);
-
-	return c ? c : strcmp(x->sym, y->sym);
-}
-
-static int cmp_insns(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (x->insns != y->insns)
-		return x->insns > y->insns ? -1 : 1;
-	return cmp_name(a, b);
-}
-
-/* Per-symbol counts of one address class into rows[]; returns the count. */
-static size_t attribute(const struct insn_prof *p, int kernel,
-			const struct insn_symtab *t, const char *dso,
-			uint64_t *cnt, struct row *rows, uint64_t *sum,
-			uint64_t *unattr)
-{
-	size_t nrows = 0;
-
-	memset(cnt, 0, (t->n ? t->n : 1) * sizeof(*cnt));
-	for (size_t i = 0; i < p->n; i++) {
-		long s;
-
-		if ((p->addr[i] >= INSN_PROF_KERNEL_START) != kernel)
-			continue;
-		*sum += p->count[i];
-		s = insn_symtab_find(t, p->addr[i]);
-		if (s < 0)
-			*unattr += p->count[i];
-		else
-			cnt[s] += p->count[i];
-	}
-	for (size_t s = 0; s < t->n; s++)
-		if (cnt[s])
-			rows[nrows++] = (struct row){ dso, t->name[s], cnt[s] };
-	return nrows;
-}
-
-/* Rows of one name merged (static functions of one name in two files). */
-static size_t merge_rows(struct row *r, size_t n)
-{
-	size_t k = 0;
-
-	qsort(r, n, sizeof(*r), cmp_name);
-	for (size_t i = 0; i < n; i++) {
-		if (k && !cmp_name(&r[k - 1], &r[i]))
-			r[k - 1].insns += r[i].insns;
-		else
-			r[k++] = r[i];
-	}
-	qsort(r, k, sizeof(*r), cmp_insns);
-	return k;
-}
-
-static json_t *rows_json(const struct row *r, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < n; i++)
-		if (json_array_append_new(a, json_pack(
-			    "{s:s, s:s, s:I}", "dso", r[i].dso, "sym", r[i].sym,
-			    "insns", (json_int_t)r[i].insns))) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
-}
-
-json_t *insn_prof_json(const struct insn_prof *p, uint64_t ios,
-		       const struct insn_symtab *ksyms,
-		       const struct insn_symtab *usyms, const char *udso,
-		       char *err, size_t errlen)
-{
-	static const struct insn_symtab none;
-	uint64_t kern = 0, user = 0, unattr = 0, *cnt;
-	size_t nk, nu, nmax;
-	struct row *rows;
-	json_t *j = NULL, *syms;
-
-	ksyms = ksyms ? ksyms : &none;
-	usyms = usyms ? usyms : &none;
-	if (p->window != INSN_WIN_CLOSED || !p->starts ||
-	    p->starts != p->ends) {
-		parse_fail(err, errlen, "no measured window: %llu start and %llu "
-		     "end marks, window %s", (unsigned long long)p->starts,
-		     (unsigned long long)p->ends,
-		     p->window == INSN_WIN_FAILED ? "failed (plugin out of "
-		     "memory)" : p->window == INSN_WIN_OPEN ? "never closed" :
-		     p->window == INSN_WIN_NONE ? "never opened" : "closed");
-		return NULL;
-	}
-	/* JSON readers keep integers exact up to 2^53 (doubles). */
-	if (!ios || ios > (1ull << 53) || p->total > (1ull << 53)) {
-		parse_fail(err, errlen, "IO count %llu or total out of range",
-		     (unsigned long long)ios);
-		return NULL;
-	}
-	nmax = ksyms->n > usyms->n ? ksyms->n : usyms->n;
-	cnt = calloc(nmax ? nmax : 1, sizeof(*cnt));
-	rows = calloc(ksyms->n + usyms->n + 1, sizeof(*rows));
-	if (!cnt || !rows) {
-		parse_fail(err, errlen, "out of memory");
-		goto out;
-	}
-	nk = attribute(p, 1, ksyms, "[kernel.kallsyms]", cnt, rows, &kern,
-		       &unattr);
-	nu = attribute(p, 0, usyms, udso, cnt, rows + nk, &user, &unattr);
-	syms = rows_json(rows, merge_rows(rows, nk + nu));
-	j = syms ? json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
-			     "kind", "instructions", "source",
-			     "qemu-tcg-plugin", "ios", (json_int_t)ios,
-			     "total", (json_int_t)p->total,
-			     "kernel", (json_int_t)kern,
-			     "user", (json_int_t)user,
-			     "unattributed", (json_int_t)unattr,
-			     "symbols", syms) : NULL;
-	if (!j)
-		parse_fail(err, errlen, "out of memory");
-out:
-	free(cnt);
-	free(rows);
-	return j;
 }

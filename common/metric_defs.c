@@ -29,6 +29,13 @@ const struct metric_def metric_defs[] = {
 	  METRIC_NEUTRAL, 0, "IOs timed", "%.0f" },
 	{ "eagain", "summary.eagain", 'i', "IOs",
 	  METRIC_LOWER_IS_BETTER, 0, "EAGAIN", "%.0f" },
+	/* The cache model of qemu-icount (docs/methodology.md): estimates. */
+	{ "est_cycles_per_io", "exact_cost.est_cycles_per_io", 'n', "cycles",
+	  METRIC_LOWER_IS_BETTER, 1, "est. cycles/IO", "%.1f" },
+	{ "l1_misses_per_io", "exact_cost.l1_misses_per_io", 'n', "misses",
+	  METRIC_LOWER_IS_BETTER, 0, "L1 misses/IO", "%.2f" },
+	{ "ll_misses_per_io", "exact_cost.ll_misses_per_io", 'n', "misses",
+	  METRIC_LOWER_IS_BETTER, 0, "LL misses/IO", "%.2f" },
 };
 
 const size_t metric_defs_count = sizeof(metric_defs) / sizeof(metric_defs[0]);

@@ -9,7 +9,7 @@ libmicrohttpd-dev libsqlite3-dev liburing-dev libjansson-dev
 libcurl4-openssl-dev libssl-dev
 bc bison flex libelf-dev cpio busybox-static qemu-system-x86 ccache
 linux-source-6.1 xz-utils kmod
-fio wrk clang libclang-rt-14-dev valgrind
+fio wrk clang libclang-rt-14-dev valgrind qemu-user
 chromium bubblewrap dpkg-dev redis-server
 postgresql lava-server lava-dispatcher lavacli
 public-inbox lei b4"

@@ -279,6 +279,7 @@ struct perfdiff_kind {
 
 extern const struct perfdiff_kind perfdiff_samples; /* perf record */
 extern const struct perfdiff_kind perfdiff_instructions; /* exact counts */
+extern const struct perfdiff_kind perfdiff_cycles; /* cache model */
 
 /* ---- API ---------------------------------------------------------------- */
 

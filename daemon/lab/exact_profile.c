@@ -10,6 +10,7 @@
 
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
+#include "daemon/lab/exact_cache.h"
 #include "daemon/lab/exact_profile.h"
 #include "daemon/lab/validate.h"
 
@@ -67,6 +68,29 @@ static int name_field(json_t *o, const char *where, const char *k, size_t max,
 	return 0;
 }
 
+/* Every key of @o is in @a or in @b; else the first other in *@badkey. */
+static int keys_in(json_t *o, const char *const *a, const char *const *b,
+		   const char **badkey)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v) {
+		const char *const *l;
+		int found = 0;
+
+		for (l = a; *l && !found; l++)
+			found = !strcmp(*l, k);
+		for (l = b; *l && !found; l++)
+			found = !strcmp(*l, k);
+		if (!found) {
+			*badkey = k;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The symbols; their instructions summed into *@sum (<= @total). */
 static int check_symbols(json_t *a, json_int_t total, json_int_t *sum,
 			 char *err, size_t errlen)
@@ -88,7 +112,7 @@ static int check_symbols(json_t *a, json_int_t total, json_int_t *sum,
 		if (!json_is_object(e))
 			return bad(err, errlen, "%s[%zu]: must be an object", w,
 				   i);
-		if (json_check_keys(e, keys, &badkey))
+		if (keys_in(e, keys, exact_cache_symbol_keys, &badkey))
 			return bad(err, errlen, "%s[%zu]: unknown field '%s'",
 				   w, i, badkey);
 		if (name_field(e, w, "dso", EXACT_MAX_NAME, err, errlen) ||
@@ -118,7 +142,7 @@ static int check(json_t *p, char *err, size_t errlen)
 
 	if (!json_is_object(p))
 		return bad(err, errlen, "%s: must be an object", w);
-	if (json_check_keys(p, keys, &badkey))
+	if (keys_in(p, keys, exact_cache_keys, &badkey))
 		return bad(err, errlen, "%s: unknown field '%s'", w, badkey);
 	k = json_object_get(p, "kind");
 	if (!json_is_string(k) || strcmp(json_string_value(k), "instructions"))
@@ -147,7 +171,7 @@ static int check(json_t *p, char *err, size_t errlen)
 			   "%s: symbols (%" PRId64 ") + unattributed (%" PRId64
 			   ") exceed the total (%" PRId64 ")",
 			   w, (int64_t)sum, (int64_t)unatt, (int64_t)total);
-	return 0;
+	return exact_cache_check(p, err, errlen);
 }
 
 int exact_profile_validate(json_t *p, struct lab_err *e)

@@ -9,6 +9,7 @@
 #include "common/git_names.h"
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
+#include "daemon/lab/exact_cache.h"
 #include "daemon/lab/exact_profile.h"
 #include "daemon/lab/validate.h"
 #include "daemon/lab/gitmirror.h"
@@ -173,7 +174,7 @@ static int check_bench(json_t *b, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", e.msg);
 		return -1;
 	}
-	return 0;
+	return exact_cache_check_cost(b, err, errlen);
 }
 
 static int validate(json_t *body, char *err, size_t errlen)
@@ -582,7 +583,8 @@ static int store_all(sqlite3 *db, struct run_ctx *r, json_t *body, int64_t *run_
 	x = json_object_get(bench, "exact_profile");
 	if (x && (exact_profile_store_head(db, *run_id, x) ||
 		  store_counts(db, *run_id, json_object_get(x, "symbols"),
-			       &exact_symbols)))
+			       &exact_symbols) ||
+		  exact_cache_store(db, *run_id, x)))
 		return -1;
 	return jobs_done(db, r->job, r->attempt, r->host, r->lease, r->now);
 }

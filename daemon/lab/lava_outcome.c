@@ -85,7 +85,7 @@ static void attach_exact(const struct lava_cfg *cfg, const struct lava_open *o,
 	j = insn_prof_json(&p, window_ios(bench), &ks, &us, "perflab-bench",
 			   err, sizeof(err));
 	if (j)
-		json_object_set_new(bench, "exact_profile", j);
+		insn_prof_attach(bench, j);
 out:
 	if (!j)
 		fprintf(stderr, "perflabd: LAVA job %lld: no exact profile: %s\n",

@@ -25,6 +25,18 @@ static const struct stored_kind {
 	  " WHERE r.variant_id = ? ORDER BY r.id",
 	  "SELECT s.dso, s.name, x.insns FROM exact_profile_symbols x"
 	  " JOIN symbols s ON s.id = x.symbol_id WHERE x.run_id = ?" },
+	/* after instructions: a cache profile is an instruction one too */
+	{ &perfdiff_cycles,
+	  "SELECT e.run_id, e.source, e.ios, c.est_cycles, e.total,"
+	  " c.l1i_misses + c.l1d_read_misses + c.l1d_write_misses, c.ll_misses"
+	  " FROM runs r JOIN exact_profiles e ON e.run_id = r.id"
+	  " JOIN exact_profile_cache c ON c.run_id = r.id"
+	  " WHERE r.variant_id = ? ORDER BY r.id",
+	  "SELECT s.dso, s.name, c.est_cycles, x.insns,"
+	  " c.l1i_misses + c.l1d_read_misses + c.l1d_write_misses, c.ll_misses"
+	  " FROM exact_profile_cache_symbols c JOIN exact_profile_symbols x"
+	  " ON x.run_id = c.run_id AND x.symbol_id = c.symbol_id"
+	  " JOIN symbols s ON s.id = c.symbol_id WHERE c.run_id = ?" },
 	{ &perfdiff_samples,
 	  "SELECT p.run_id, p.event, p.total, p.lost FROM runs r"
 	  " JOIN profiles p ON p.run_id = r.id WHERE r.variant_id = ?"

@@ -31,6 +31,22 @@
  * console=on, on stderr when the window closes instead (LAVA, below). Everything
  * runs on the one vCPU thread of a qemu-icount guest (-smp 1, no MTTCG),
  * so nothing here is locked.
+ *
+ * cache=on adds a cache model (cache_model.h; geometry from l1i=, l1d=,
+ * ll= as SIZE:WAYS and line=BYTES, defaults below) fed by a callback per
+ * instruction fetch and per memory access. The model runs from the
+ * start (the window sees warm caches, as hardware would) but counts only
+ * while the window is open, per instruction: data reads and writes and
+ * the misses of each level (the events of Cachegrind). Fetches are
+ * modelled per line: within a block an instruction in the line the
+ * previous one ended in is a certain L1I hit (that line is the most
+ * recent one), so it needs no callback. The marks themselves fetch and
+ * access nothing (they are the apparatus, not the code measured).
+ * System mode models data at guest-physical addresses (the guest's real
+ * page mapping; MMIO is not cached and not counted) and code at virtual
+ * ones (no physical address of an instruction is offered by the API;
+ * kernel text is mapped linearly, so its set indexes are the physical
+ * ones); user code gets bit 63 set so it never aliases physical data.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -43,6 +59,7 @@
 #include <qemu-plugin.h>
 
 #include "common/insn_profile.h"
+#include "runners/insn-plugin/cache_model.h"
 
 #include "runners/perflab-bench/insn_marker.h"
 
@@ -62,7 +79,47 @@ struct block {
 	uint64_t key;		/* hash of the addresses and bytes */
 	uint32_t n;		/* instructions */
 	uint32_t addr_off;	/* first instruction address in addrs[] */
+	uint32_t ev_off;	/* first instruction's events (cache=on) */
+	uint8_t tail_at_page_end; /* n > 1, the last ends where a page does */
+	uint8_t tail_cut;	/* ... and is a cut copy: never runs here */
 };
+
+/* Cache events per instruction, in the order of the output columns. */
+enum { EV_DR, EV_DW, EV_I1M, EV_D1RM, EV_D1WM, EV_LLIM, EV_LLDRM, EV_LLDWM,
+       EV_N };
+
+struct insn_ev {
+	uint64_t ev[EV_N];	/* counted in the window */
+	uint64_t vaddr;		/* fetch address (bit 63 for user, system) */
+	uint32_t size;
+};
+
+/* Default geometry: an Intel Skylake client core's L1s, 2 MiB of LL. */
+static struct cache_geom geom_l1i = { 32768, 8 }, geom_l1d = { 32768, 8 },
+			 geom_ll = { 2u << 20, 16 };
+static unsigned geom_line = 64;
+static int cache_on;
+static int sys_mode;
+static struct cache_model cm;
+static struct insn_ev *ev_slabs[MAX_SLABS * 4];
+static uint32_t nevs;
+static uint64_t ev_total[EV_N];	/* window totals: the output's check */
+
+/*
+ * Cut instructions. QEMU 7.2's x86 translator ends a block before an
+ * instruction that reaches past the block's first page and translates it
+ * again as the first of the next block, but the plugin API still lists
+ * its first page's bytes as the last instruction of the first block (its
+ * callbacks are dropped, not the entry). Counted there, every page-
+ * straddling instruction would run twice (the Cachegrind cross-check,
+ * tests/runner/insn-plugin-cachegrind.sh, showed it). A block's last
+ * instruction ending at a page end is a cut copy when the same address
+ * starts some block as an instruction that does straddle the page.
+ */
+#define GUEST_PAGE	4096ull
+
+static uint64_t *straddlers;	/* first instructions that cross a page */
+static size_t nstraddlers, straddlers_cap;
 
 static struct block *slabs[MAX_SLABS];
 static uint32_t nblocks;
@@ -115,6 +172,91 @@ static uint64_t tb_key(struct qemu_plugin_tb *tb, size_t n)
 		h = fnv(h, qemu_plugin_insn_data(in), qemu_plugin_insn_size(in));
 	}
 	return h;
+}
+
+static struct insn_ev *ev_at(uint32_t i)
+{
+	return &ev_slabs[i >> SLAB_BITS][i & (SLAB_SIZE - 1)];
+}
+
+/* n consecutive event records (never moved: callbacks hold them). */
+static int ev_alloc(struct block *b, struct qemu_plugin_tb *tb, size_t n)
+{
+	if ((uint64_t)nevs + n > (uint64_t)MAX_SLABS * 4 * SLAB_SIZE)
+		return -1;
+	b->ev_off = nevs;
+	for (size_t i = 0; i < n; i++, nevs++) {
+		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+		struct insn_ev *r;
+
+		if (!ev_slabs[nevs >> SLAB_BITS]) {
+			ev_slabs[nevs >> SLAB_BITS] =
+				calloc(SLAB_SIZE, sizeof(*r));
+			if (!ev_slabs[nevs >> SLAB_BITS])
+				return -1;
+		}
+		r = ev_at(nevs);
+		r->vaddr = qemu_plugin_insn_vaddr(in);
+		if (sys_mode && r->vaddr < USER_TOP)
+			r->vaddr |= 1ull << 63;
+		r->size = (uint32_t)qemu_plugin_insn_size(in);
+	}
+	return 0;
+}
+
+static int ends_at_page_end(struct qemu_plugin_insn *in)
+{
+	return !((qemu_plugin_insn_vaddr(in) + qemu_plugin_insn_size(in)) &
+		 (GUEST_PAGE - 1));
+}
+
+static int crosses_page(struct qemu_plugin_insn *in)
+{
+	uint64_t va = qemu_plugin_insn_vaddr(in);
+
+	return (va ^ (va + qemu_plugin_insn_size(in) - 1)) & ~(GUEST_PAGE - 1);
+}
+
+static int page_marks(struct block *b, struct qemu_plugin_tb *tb, size_t n)
+{
+	struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0);
+
+	b->tail_at_page_end = n > 1 &&
+			      ends_at_page_end(qemu_plugin_tb_get_insn(tb, n - 1));
+	if (!crosses_page(first))
+		return 0;
+	if (nstraddlers == straddlers_cap) {
+		size_t cap = straddlers_cap ? straddlers_cap * 2 : 1024;
+		uint64_t *s = realloc(straddlers, cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		straddlers = s;
+		straddlers_cap = cap;
+	}
+	straddlers[nstraddlers++] = qemu_plugin_insn_vaddr(first);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Before counting: flag the blocks that end in a cut instruction. */
+static void find_cut_tails(void)
+{
+	qsort(straddlers, nstraddlers, sizeof(*straddlers), cmp_u64);
+	for (uint32_t i = 0; i < nblocks; i++) {
+		struct block *b = block_at(i);
+		uint64_t last = addrs[b->addr_off + b->n - 1];
+
+		b->tail_cut = b->tail_at_page_end &&
+			      bsearch(&last, straddlers, nstraddlers,
+				      sizeof(*straddlers), cmp_u64);
+	}
 }
 
 static int table_grow(void)
@@ -188,6 +330,10 @@ static struct block *block_get(struct qemu_plugin_tb *tb)
 		if (addrs_push(qemu_plugin_insn_vaddr(
 				qemu_plugin_tb_get_insn(tb, i))))
 			return NULL;
+	if (cache_on && ev_alloc(b, tb, n))
+		return NULL;
+	if (page_marks(b, tb, n))
+		return NULL;
 	table[h] = ++nblocks;
 	return b;
 }
@@ -240,6 +386,8 @@ static uint64_t insn_count(const struct block *b, uint32_t k)
 {
 	uint64_t c = b->win;
 
+	if (b->tail_cut && k == b->n - 1)
+		return 0;
 	if (b == win.first.b && k > win.first.idx)
 		c++;
 	if (b == win.last.b && k >= win.last.idx && c)
@@ -256,8 +404,71 @@ static int mark_kind(struct qemu_plugin_insn *in)
 				qemu_plugin_insn_size(in));
 }
 
+static void ev_count(struct insn_ev *r, int e, uint64_t n)
+{
+	r->ev[e] += n;
+	ev_total[e] += n;
+}
+
+static void on_fetch(unsigned int vcpu, void *udata)
+{
+	struct insn_ev *r = udata;
+	struct cache_miss m = cache_model_ref(&cm, CACHE_I, r->vaddr, r->size);
+
+	(void)vcpu;
+	if (win.state != 1)
+		return;
+	ev_count(r, EV_I1M, m.l1);
+	ev_count(r, EV_LLIM, m.ll);
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	struct insn_ev *r = udata;
+	int w = qemu_plugin_mem_is_store(info);
+	uint64_t addr = vaddr;
+	struct cache_miss m;
+
+	(void)vcpu;
+	if (sys_mode) {
+		struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info,
+								       vaddr);
+
+		if (!hw || qemu_plugin_hwaddr_is_io(hw))
+			return;
+		addr = qemu_plugin_hwaddr_phys_addr(hw);
+	}
+	m = cache_model_ref(&cm, CACHE_D, addr,
+			    1u << qemu_plugin_mem_size_shift(info));
+	if (win.state != 1)
+		return;
+	ev_count(r, w ? EV_DW : EV_DR, 1);
+	ev_count(r, w ? EV_D1WM : EV_D1RM, m.l1);
+	ev_count(r, w ? EV_LLDWM : EV_LLDRM, m.ll);
+}
+
+/*
+ * Cache callbacks of instruction i: a fetch unless it lies in the line
+ * the previous instruction of the block ended in (*line), data always.
+ */
+static void register_cache(struct qemu_plugin_insn *in, struct insn_ev *r,
+			   uint64_t *line)
+{
+	unsigned lb = cm.line_bits;
+	uint64_t first = r->vaddr >> lb, last = (r->vaddr + r->size - 1) >> lb;
+
+	if (first != *line || last != first)
+		qemu_plugin_register_vcpu_insn_exec_cb(in, on_fetch,
+						       QEMU_PLUGIN_CB_NO_REGS, r);
+	*line = last;
+	qemu_plugin_register_vcpu_mem_cb(in, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+					 QEMU_PLUGIN_MEM_RW, r);
+}
+
 static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
+	uint64_t line = UINT64_MAX;
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	struct block *b;
 
@@ -276,8 +487,12 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		int k = mark_kind(in);
 		struct mark *m;
 
-		if (!k)
+		if (!k) {
+			if (cache_on)
+				register_cache(in, ev_at(b->ev_off + i), &line);
 			continue;
+		}
+		line = UINT64_MAX;	/* the next fetch is not implied */
 		/* Never freed: a mark is translated a handful of times. */
 		m = malloc(sizeof(*m));
 		if (!m) {
@@ -290,88 +505,125 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 }
 
-/* Per-address totals: open addressing over the addresses in the window. */
+/*
+ * Per-address totals: open addressing over the addresses in the window;
+ * each slot holds the instruction count, then (cache=on) the events.
+ */
+#define ACC_W	(cache_on ? 1 + EV_N : 1)
+
 struct acc {
-	uint64_t *key, *val;
+	uint64_t *key, *val;	/* val: ACC_W per slot */
+	unsigned char *full;
 	uint64_t size, used;
 };
 
-static int acc_add(struct acc *a, uint64_t va, uint64_t c);
+static int acc_add(struct acc *a, uint64_t va, const uint64_t *v);
+
+static void acc_free(struct acc *a)
+{
+	free(a->key);
+	free(a->val);
+	free(a->full);
+	memset(a, 0, sizeof(*a));
+}
 
 static int acc_grow(struct acc *a)
 {
 	struct acc n = { .size = a->size ? a->size * 2 : 1u << 16 };
 
 	n.key = calloc(n.size, sizeof(*n.key));
-	n.val = calloc(n.size, sizeof(*n.val));
-	if (!n.key || !n.val) {
-		free(n.key);
-		free(n.val);
+	n.val = calloc(n.size * ACC_W, sizeof(*n.val));
+	n.full = calloc(n.size, 1);
+	if (!n.key || !n.val || !n.full) {
+		acc_free(&n);
 		return -1;
 	}
 	for (uint64_t i = 0; i < a->size; i++)
-		if (a->val[i])
-			acc_add(&n, a->key[i], a->val[i]);
-	free(a->key);
-	free(a->val);
+		if (a->full[i])
+			acc_add(&n, a->key[i], a->val + i * ACC_W);
+	acc_free(a);
 	*a = n;
 	return 0;
 }
 
-static int acc_add(struct acc *a, uint64_t va, uint64_t c)
+static int acc_add(struct acc *a, uint64_t va, const uint64_t *v)
 {
+	unsigned w = ACC_W;
 	uint64_t h;
 
 	if ((a->used + 1) * 2 > a->size && acc_grow(a))
 		return -1;
 	h = (va * 0x9e3779b97f4a7c15ull) >> 16;
-	for (h &= a->size - 1; a->val[h] && a->key[h] != va;
+	for (h &= a->size - 1; a->full[h] && a->key[h] != va;
 	     h = (h + 1) & (a->size - 1))
 		;
-	if (!a->val[h]) {
+	if (!a->full[h]) {
 		a->key[h] = va;
+		a->full[h] = 1;
 		a->used++;
 	}
-	a->val[h] += c;
+	for (unsigned k = 0; k < w; k++)
+		a->val[h * w + k] += v[k];
 	return 0;
 }
 
 static void write_profile(FILE *f, const struct acc *a, uint64_t total)
 {
-	fprintf(f, "perflab-insn 1\n");
+	unsigned w = ACC_W;
+
+	fprintf(f, "perflab-insn %d\n", cache_on ? 2 : 1);
 	fprintf(f, "markers %" PRIu64 " %" PRIu64 "\n", win.starts, win.ends);
 	fprintf(f, "window %s\n", failed ? "failed" : win.state == 2 ?
 		"closed" : win.state == 1 ? "open" : "none");
 	fprintf(f, "blocks %" PRIu32 "\n", nblocks);
 	fprintf(f, "total %" PRIu64 "\n", total);
+	if (cache_on) {
+		fprintf(f, "cache line %u l1i %" PRIu64 " %u l1d %" PRIu64
+			" %u ll %" PRIu64 " %u\n", geom_line, geom_l1i.size,
+			geom_l1i.ways, geom_l1d.size, geom_l1d.ways,
+			geom_ll.size, geom_ll.ways);
+		fprintf(f, "events");
+		for (int e = 0; e < EV_N; e++)
+			fprintf(f, " %" PRIu64, failed ? 0 : ev_total[e]);
+		fprintf(f, "\n");
+	}
 	fprintf(f, "addrs %" PRIu64 "\n", a->used);
-	for (uint64_t i = 0; i < a->size; i++)
-		if (a->val[i])
-			fprintf(f, "%" PRIx64 " %" PRIu64 "\n", a->key[i],
-				a->val[i]);
+	for (uint64_t i = 0; i < a->size; i++) {
+		if (!a->full[i])
+			continue;
+		fprintf(f, "%" PRIx64, a->key[i]);
+		for (unsigned k = 0; k < w; k++)
+			fprintf(f, " %" PRIu64, a->val[i * w + k]);
+		fprintf(f, "\n");
+	}
 	fprintf(f, "end\n");
 }
 
 /* The window's per-address counts; a.used 0 and total 0 on failure. */
 static uint64_t collect(struct acc *a)
 {
-	uint64_t total = 0;
+	uint64_t total = 0, v[1 + EV_N];
 
+	find_cut_tails();
 	for (uint32_t i = 0; i < nblocks && win.state == 2 && !failed; i++) {
 		struct block *b = block_at(i);
 
 		for (uint32_t k = 0; k < b->n && !failed; k++) {
-			uint64_t c = insn_count(b, k);
+			int any;
 
-			if (c && acc_add(a, addrs[b->addr_off + k], c))
+			v[0] = insn_count(b, k);
+			any = v[0] != 0;
+			for (int e = 0; cache_on && e < EV_N; e++) {
+				v[1 + e] = ev_at(b->ev_off + k)->ev[e];
+				any |= v[1 + e] != 0;
+			}
+			if (any && acc_add(a, addrs[b->addr_off + k], v))
 				failed = 1;
-			total += c;
+			total += v[0];
 		}
 	}
 	if (failed) {
-		free(a->key);
-		free(a->val);
-		memset(a, 0, sizeof(*a));
+		acc_free(a);
 		total = 0;
 	}
 	return total;
@@ -416,8 +668,7 @@ static void dump_to_console(void)
 	}
 out:
 	free(buf);
-	free(a.key);
-	free(a.val);
+	acc_free(&a);
 	console_done = 1;
 }
 
@@ -444,8 +695,41 @@ static void on_exit_cb(qemu_plugin_id_t id, void *udata)
 		if (fclose(f))
 			perror(out_path);
 	}
-	free(a.key);
-	free(a.val);
+	acc_free(&a);
+}
+
+/* One plugin argument of the cache model; 0 taken, 1 not one, -1 bad. */
+static int cache_arg(const char *a)
+{
+	struct cache_geom *g = !strncmp(a, "l1i=", 4) ? &geom_l1i :
+			       !strncmp(a, "l1d=", 4) ? &geom_l1d :
+			       !strncmp(a, "ll=", 3) ? &geom_ll : NULL;
+	char *e;
+
+	if (!strcmp(a, "cache=on") || !strcmp(a, "cache=off")) {
+		cache_on = !strcmp(a, "cache=on");
+		return 0;
+	}
+	if (g)
+		return cache_geom_parse(strchr(a, '=') + 1, g) ? -1 : 0;
+	if (strncmp(a, "line=", 5))
+		return 1;
+	geom_line = (unsigned)strtoul(a + 5, &e, 10);
+	return *e || a[5] < '0' || a[5] > '9' ? -1 : 0;
+}
+
+static int cache_setup(void)
+{
+	char err[160];
+
+	if (!cache_on)
+		return 0;
+	if (cache_model_init(&cm, geom_line, geom_l1i, geom_l1d, geom_ll, err,
+			     sizeof(err))) {
+		fprintf(stderr, "perflab-insn: cache model: %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -453,13 +737,24 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   char **argv)
 {
 	for (int i = 0; i < argc; i++) {
+		int c = cache_arg(argv[i]);
+
+		if (c < 0) {
+			fprintf(stderr, "perflab-insn: bad %s (want SIZE:WAYS, "
+				"SIZE in bytes or with K/M, or line=BYTES)\n",
+				argv[i]);
+			return -1;
+		}
+		if (!c)
+			continue;
 		if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
 			out_path = argv[i] + 4;
 		} else if (!strcmp(argv[i], "console=on")) {
 			to_console = 1;
 		} else {
 			fprintf(stderr, "perflab-insn: unknown argument %s "
-				"(want out=FILE or console=on)\n", argv[i]);
+				"(want out=FILE, console=on, cache=on|off, "
+				"l1i=, l1d=, ll=, line=)\n", argv[i]);
 			return -1;
 		}
 	}
@@ -473,6 +768,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		fprintf(stderr, "perflab-insn: needs -smp 1\n");
 		return -1;
 	}
+	sys_mode = info->system_emulation;
+	if (cache_setup())
+		return -1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
 	qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
 	return 0;

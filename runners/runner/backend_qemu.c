@@ -175,6 +175,8 @@ static int qemu_run(const struct exec_ctx *c, const struct job *j,
 		benchargs_drop(&ba, "-P");
 		s.plugin = cfg->insn_plugin;
 		s.plugin_out = prof;
+		s.plugin_cache = json_is_true(json_object_get(j->bench,
+							      "cache"));
 		unlink(prof);
 	}
 	if (exec_build(c, j, &kr, o))

@@ -98,7 +98,7 @@ int insnprof_attach(json_t *bench, const struct insnprof_src *s, char *err,
 	j = insn_prof_json(&p, window_ios(bench), &ks, &us, "perflab-bench",
 			   err, errlen);
 	if (j)
-		json_object_set_new(bench, "exact_profile", j);
+		insn_prof_attach(bench, j);
 out:
 	free(text);
 	insn_prof_free(&p);

@@ -113,7 +113,8 @@ char **qemu_argv(const struct qemu_spec *s)
 	}
 	if (s->plugin) {
 		PUSH(strdup("-plugin"));
-		PUSH(rutil_strdupf("%s,out=%s", s->plugin, s->plugin_out));
+		PUSH(rutil_strdupf("%s,out=%s%s", s->plugin, s->plugin_out,
+				   s->plugin_cache ? ",cache=on" : ""));
 	}
 	PUSH(strdup("-smp"));
 	PUSH(rutil_strdupf("%d", smp));

@@ -29,6 +29,7 @@ struct qemu_spec {
 	const char *console;	/* console capture file */
 	const char *plugin;	/* TCG plugin (.so), NULL: none */
 	const char *plugin_out;	/* its out= file */
+	int plugin_cache;	/* its cache model (cache=on) */
 	int icount;		/* qemu-icount tier */
 	int kvm;		/* use KVM (ignored with icount) */
 	int smp;		/* vCPUs (forced to 1 with icount) */

@@ -16,7 +16,7 @@ defs=$(api GET /api/v1/metric-defs "$SUB")
 expect_status 200 "metric-defs"
 n=$(jq '.metrics | length' <<<"$defs")
 check "$n" -ge 2 "metrics served"
-jq -e '.metrics | all(.name != "" and (.path | test("^[a-z_]+\\.[a-z_]+$"))
+jq -e '.metrics | all(.name != "" and (.path | test("^[a-z_][a-z0-9_]*\\.[a-z_][a-z0-9_]*$"))
 	and (.direction | IN("higher_is_better", "lower_is_better", "neutral"))
 	and (.type | IN("integer", "number")) and (.verdict | type == "boolean")
 	and .unit != "" and .label != "" and .format != "")' <<<"$defs" >/dev/null ||

@@ -41,5 +41,5 @@ expect_rc 0 pl perf-diff "$id" --variant tag --kind samples
 grep -q "# Event 'cpu-clock'" "$TMP/out" || fail "--kind samples: $(cat "$TMP/out")"
 grep -q "Baseline" "$TMP/out" || fail "--kind samples: no sampled header"
 expect_rc 2 pl perf-diff "$id" --kind colour
-grep -q 'kind: expected instructions or samples' "$TMP/err" || fail "bad --kind: $(cat "$TMP/err")"
+grep -q 'kind: expected instructions, cycles or samples' "$TMP/err" || fail "bad --kind: $(cat "$TMP/err")"
 echo "ok"

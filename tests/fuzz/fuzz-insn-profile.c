@@ -4,7 +4,8 @@
  * symbol-map parsers (common/insn_profile.c): the bytes as a profile, the
  * same bytes as a System.map, and, when both parse, the exact_profile
  * JSON built from them. Parsed profiles must be sorted, distinct and add
- * up to their total; every JSON row must be a symbol of the map.
+ * up to their total (v2, cache model on: every event column to its
+ * total, no LL missing more than its L1); every JSON row must be a symbol of the map.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,6 +35,27 @@ static void check_json(const struct insn_prof *p, json_t *j)
 	json_decref(j);
 }
 
+/* A v2 profile's events add up to its totals; no LL beyond its L1. */
+static void check_events(const struct insn_prof *p)
+{
+	for (int k = 0; k < INSN_EV_N; k++) {
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < p->n; i++)
+			sum += p->ev[i * INSN_EV_N + k];
+		if (sum != p->ev_total[k])
+			abort();
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		const uint64_t *e = p->ev + i * INSN_EV_N;
+
+		if (e[INSN_EV_LLIM] > e[INSN_EV_I1M] ||
+		    e[INSN_EV_LLDRM] > e[INSN_EV_D1RM] ||
+		    e[INSN_EV_LLDWM] > e[INSN_EV_D1WM])
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -50,6 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (sum != p.total)
 			abort();
+		if (p.cache)
+			check_events(&p);
 	}
 	if (!insn_symtab_parse(text, size, &t)) {
 		for (size_t i = 0; i < t.n; i++)

@@ -321,6 +321,7 @@ int main(void)
 	check_columns(&misses);
 	check_columns(&perfdiff_samples);
 	check_columns(&perfdiff_instructions);
+	check_columns(&perfdiff_cycles);
 	if (fails) {
 		fprintf(stderr, "%d checks failed\n", fails);
 		return 1;

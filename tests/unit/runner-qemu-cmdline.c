@@ -4,7 +4,8 @@
  * TCG, -icount shift=0,sleep=off and one vCPU; no network; null_blk or
  * NVMe poll queues on the kernel command line; bench flags from the job
  * validated and comma-joined; hostile variant cmdlines refused; the
- * perflab-insn plugin with its out= file when set, and the sampled -P
+ * perflab-insn plugin with its out= file when set (and cache=on with the
+ * bench's "cache"), and the sampled -P
  * dropped from the flags (the exact profile replaces it on qemu-icount).
  */
 #include <stdlib.h>
@@ -68,6 +69,12 @@ int main(void)
 	s.plugin_out = "/w/insn-1.prof";
 	v = qemu_argv(&s);
 	CHECK(has_pair(v, "-plugin", "/b/perflab-insn.so,out=/w/insn-1.prof"));
+	qemu_argv_free(v);
+	s.plugin_cache = 1;	/* bench "cache": true */
+	v = qemu_argv(&s);
+	CHECK(has_pair(v, "-plugin",
+		       "/b/perflab-insn.so,out=/w/insn-1.prof,cache=on"));
+	s.plugin_cache = 0;
 	qemu_argv_free(v);
 	s.plugin = s.plugin_out = NULL;
 
