@@ -74,4 +74,25 @@ enum bisect_call bisect_call(double lo, double hi, double step_pct, int dir);
 
 const char *bisect_call_str(enum bisect_call c);
 
+/*
+ * Whether a track's change point is worth a bisection: its size against
+ * the MDE of the bisection's own first step (bad against good, @runs a
+ * side at that look's level @alpha, 80 % power; verdict_mde()), with the
+ * sd behind it the 90 % upper bound of the host's run noise @sd_pct of
+ * @dof degrees of freedom (verdict_sigma_ucb()). A step at or below that
+ * MDE would not reproduce, or would be bisected on noise: no bisection,
+ * and the note says why. No noise estimate (@dof < 1 or @sd_pct not
+ * finite): started, saying it was not gated. @source names where the
+ * noise came from ("the track's runs").
+ */
+struct bisect_gate {
+	int start;		/* 1: bisect it */
+	double mde_pct;		/* NAN without a noise estimate */
+	double sigma_pct;	/* the upper bound behind it */
+	char note[320];
+};
+
+void bisect_gate(double step_pct, double sd_pct, double dof, int runs,
+		 double alpha, const char *source, struct bisect_gate *g);
+
 #endif

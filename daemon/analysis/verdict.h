@@ -195,6 +195,12 @@ double verdict_mde(double noise_pct, size_t n1, size_t n2,
 		   const struct verdict_opts *o);
 
 /*
+ * The sd that the true one stays below with probability 0.90, from an
+ * observed sd @sd of @df degrees of freedom (chi-square).
+ */
+double verdict_sigma_ucb(double sd, double df);
+
+/*
  * LKP-shaped text: a header with both names, one line per row
  * "base ±%sd  %change  new ±%sd  metric", then the verdict line with the
  * delta, its CI, the p-values and the MDE. Returns a malloc'd string.
