@@ -10,6 +10,7 @@
 
 #include "common/failure_reasons.h"
 #include "daemon/analysis/bisect.h"
+#include "daemon/analysis/verdict.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_run.h"
@@ -23,6 +24,8 @@
 
 /* A midpoint's runs may grow to this many times the bisection's runs. */
 #define BISECT_MAX_RUNS_X 4
+/* The first step's (bad vs good) and a confirmation's. */
+#define BISECT_END_RUNS_X 2
 
 /* What a running bisection needs to queue a step. */
 struct bisection {
@@ -132,7 +135,8 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx,
 		.label = b->host_label[0] ? b->host_label : NULL,
 		.backend = b->backend[0] ? b->backend : NULL,
 		.runs = b->runs,
-		.max_runs = (mid ? BISECT_MAX_RUNS_X : 2) * b->runs, .variants = v,
+		.max_runs = (mid ? BISECT_MAX_RUNS_X : BISECT_END_RUNS_X) * b->runs,
+		.variants = v,
 		.nvariants = mid ? 3 : 2, .submitter_key_id = b->key_id,
 	};
 	struct gitmirror_commit c;
@@ -297,6 +301,15 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 	rc = insert_start(w, s, &b, good, bad, id, e);
 	db_write_unlock(db, w);
 	return rc;
+}
+
+double bisect_run_first_alpha(int runs)
+{
+	struct verdict_opts o;
+
+	verdict_opts_default(&o);
+	return planner_look_alpha(runs, BISECT_END_RUNS_X * runs,
+				  VERDICT_MIN_RUNS, o.alpha, runs);
 }
 
 /* ---- the first-parent list (the bisect worker) ----------------------- */

@@ -323,6 +323,16 @@ export function normSeries(s) {
 	};
 }
 
+// A track's change-point options; migratedFrom: the old defaults that
+// schema 17 moved it off (docs/verdicts.md), else null.
+function normDetect(d) {
+	const o = obj(d);
+	if (!o) return null;
+	const m = obj(o.migrated_from);
+	return { minSize: num(o.min_size), maxP: num(o.max_p),
+		migratedFrom: m ? { minSize: num(m.min_size), maxP: num(m.max_p), schema: num(m.schema) } : null };
+}
+
 // GET /tracks (npoints, nchange_points, last) or /tracks/{id} (points,
 // change points, bisections); docs/contracts.md.
 export function normTrack(t) {
@@ -342,6 +352,7 @@ export function normTrack(t) {
 		nchange: Array.isArray(t.change_points) ? t.change_points.length : num(t.nchange_points),
 		last: last ? { commit: text(last.commit), value: num(last.value) } : null,
 		pollError: str(t.poll_error),
+		detect: normDetect(t.detect),
 		points: arr(t.points).map((p) => ({
 			commit: text(p.commit), subject: text(p.subject), author: text(p.author),
 			t: num(p.t), value: num(p.value), exp: num(p.experiment_id), state: text(p.state),
@@ -349,6 +360,9 @@ export function normTrack(t) {
 		changePoints: arr(t.change_points).map((c) => ({
 			id: num(c.id), index: num(c.index), good: text(c.good), bad: text(c.bad),
 			delta: num(c.delta_pct), confirmed: c.confirmed === true,
+			// the MDE gate's note (schema 0017); null before the bisect worker looked
+			bisectNote: str(c.bisect_note), bisectMde: num(c.bisect_mde_pct),
+			bisected: typeof c.bisect_note === 'string' && !/not bisected$/.test(c.bisect_note),
 		})),
 		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: text(b.state), culprit: str(b.culprit) })),
 	};
