@@ -8,12 +8,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/failure_reasons.h"
 #include "daemon/analysis/bisect.h"
 #include "daemon/analysis/verdict.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_run.h"
+#include "daemon/lab/bisect_step.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/lab/planner.h"
@@ -418,184 +418,6 @@ int bisect_run_prepare(sqlite3 *db, const struct jobs_ctx *jc)
 
 /* ---- advancing ------------------------------------------------------- */
 
-struct outcome {
-	int skipped;		/* the step commit does not build */
-	char fail[256];		/* non-empty: the bisection fails */
-	double delta, lo, hi, mde;
-	char verdict[32];
-	int runs;
-	double bad_delta;	/* B vs G in the same experiment (midpoints) */
-};
-
-/*
- * Why variant @name of step experiment @exp has no result ("" when it has
- * one or is still going): the variant's own failure (a reason that is not
- * retried), else, when none of its jobs succeeded, the last failed job's
- * reason (a retryable one after the attempt cap).
- */
-static void variant_failure(sqlite3 *db, int64_t exp, const char *name,
-			    char *out, size_t len)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT CASE WHEN v.state = 'failed'"
-				      " THEN coalesce(v.failure_reason, 'failed')"
-				      " WHEN NOT EXISTS (SELECT 1 FROM jobs j WHERE"
-				      " j.variant_id = v.id AND j.state = 'done') THEN"
-				      " coalesce((SELECT j.failure_reason FROM jobs j"
-				      " WHERE j.variant_id = v.id AND j.state = 'failed'"
-				      " ORDER BY j.finished_at DESC, j.id DESC LIMIT 1), '')"
-				      " ELSE '' END FROM variants v WHERE"
-				      " v.experiment_id = ? AND v.name = ?");
-
-	out[0] = '\0';
-	if (!st)
-		return;
-	sqlite3_bind_int64(st, 1, exp);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		col(out, len, st, 0);
-	sqlite3_finalize(st);
-}
-
-/* "boot: the kernel did not boot ..." for a reason of the table. */
-static void failure_text(char *dst, size_t len, const char *prefix,
-			 const char *why)
-{
-	const struct failure_reason *r = failure_reason_find(why);
-
-	if (r)
-		snprintf(dst, len, "%s (%s: %s)", prefix, r->name, r->meaning);
-	else
-		snprintf(dst, len, "%s (%s)", prefix, why);
-}
-
-static void step_outcome(sqlite3 *db, int64_t exp, struct outcome *o)
-{
-	const struct failure_reason *r;
-	char why[64];
-	sqlite3_stmt *st;
-
-	memset(o, 0, sizeof(*o));
-	o->delta = o->lo = o->hi = o->mde = o->bad_delta = NAN;
-	variant_failure(db, exp, "good", why, sizeof(why));
-	if (why[0]) {
-		failure_text(o->fail, sizeof(o->fail), "the good commit failed", why);
-		return;
-	}
-	variant_failure(db, exp, "parent", why, sizeof(why));
-	if (why[0]) {
-		failure_text(o->fail, sizeof(o->fail), "the culprit's parent failed",
-			     why);
-		return;
-	}
-	variant_failure(db, exp, "bad", why, sizeof(why));
-	if (why[0]) {
-		failure_text(o->fail, sizeof(o->fail), "the bad commit failed", why);
-		return;
-	}
-	/* Only a reason the table marks "skip" (build) skips the commit like
-	 * git bisect skip; any other failure of the step, retried or not,
-	 * fails the bisection with it (common/failure_reasons.c). */
-	variant_failure(db, exp, "step", why, sizeof(why));
-	r = failure_reason_find(why);
-	if (r && r->bisect == FAILURE_BISECT_SKIP) {
-		o->skipped = 1;
-		return;
-	}
-	if (why[0]) {
-		failure_text(o->fail, sizeof(o->fail), "a step failed", why);
-		return;
-	}
-	st = db_prepare(db, "SELECT c.delta_pct, c.ci_low, c.ci_high, c.mde_pct,"
-			" c.verdict, c.runs FROM comparisons c JOIN variants v ON"
-			" v.id = c.variant_id WHERE c.experiment_id = ? AND"
-			" v.name = 'step' ORDER BY c.id DESC LIMIT 1");
-	if (!st)
-		return (void)snprintf(o->fail, sizeof(o->fail), "database error");
-	sqlite3_bind_int64(st, 1, exp);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-			o->delta = sqlite3_column_double(st, 0);
-		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-			o->lo = sqlite3_column_double(st, 1);
-		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
-			o->hi = sqlite3_column_double(st, 2);
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
-			o->mde = sqlite3_column_double(st, 3);
-		col(o->verdict, sizeof(o->verdict), st, 4);
-		o->runs = sqlite3_column_int(st, 5);
-	}
-	sqlite3_finalize(st);
-	if (!o->verdict[0] || !isfinite(o->delta))
-		snprintf(o->fail, sizeof(o->fail), "a step has no comparison");
-	st = db_prepare(db, "SELECT c.delta_pct FROM comparisons c JOIN variants v"
-			" ON v.id = c.variant_id WHERE c.experiment_id = ? AND"
-			" v.name = 'bad' ORDER BY c.id DESC LIMIT 1");
-	if (!st)
-		return;
-	sqlite3_bind_int64(st, 1, exp);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL)
-		o->bad_delta = sqlite3_column_double(st, 0);
-	sqlite3_finalize(st);
-}
-
-static void bind_num(sqlite3_stmt *st, int i, double v)
-{
-	if (isfinite(v))
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static int record_step(sqlite3 *db, int64_t step, const struct outcome *o,
-		       int bad)
-{
-	sqlite3_stmt *st = db_prepare(db, "UPDATE bisection_steps SET state = ?,"
-				      " bad = ?, delta_pct = ?, ci_lo = ?, ci_hi = ?,"
-				      " mde_pct = ?, verdict = NULLIF(?, ''),"
-				      " runs = coalesce(NULLIF(?, 0), runs) WHERE id = ?");
-	int ok;
-
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, o->skipped ? "skipped" : "done", -1, SQLITE_STATIC);
-	if (!o->skipped && bad >= 0)
-		sqlite3_bind_int(st, 2, bad);
-	bind_num(st, 3, o->delta);
-	bind_num(st, 4, o->lo);
-	bind_num(st, 5, o->hi);
-	bind_num(st, 6, o->mde);
-	sqlite3_bind_text(st, 7, o->verdict, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 8, o->runs);
-	sqlite3_bind_int64(st, 9, step);
-	ok = sqlite3_step(st) == SQLITE_DONE;
-	sqlite3_finalize(st);
-	return ok ? 0 : -1;
-}
-
-/* An unknown step that goes on: its figures so far, still running. */
-static int record_progress(sqlite3 *db, int64_t step, const struct outcome *o,
-			   int runs)
-{
-	sqlite3_stmt *st = db_prepare(db, "UPDATE bisection_steps SET state ="
-				      " 'running', bad = NULL, delta_pct = ?, ci_lo = ?,"
-				      " ci_hi = ?, mde_pct = ?, verdict = 'unknown',"
-				      " runs = ? WHERE id = ?");
-	int ok;
-
-	if (!st)
-		return -1;
-	bind_num(st, 1, o->delta);
-	bind_num(st, 2, o->lo);
-	bind_num(st, 3, o->hi);
-	bind_num(st, 4, o->mde);
-	sqlite3_bind_int(st, 5, runs);
-	sqlite3_bind_int64(st, 6, step);
-	ok = sqlite3_step(st) == SQLITE_DONE;
-	sqlite3_finalize(st);
-	return ok ? 0 : -1;
-}
-
 static int finish(sqlite3 *db, int64_t id, const char *state, const char *why,
 		  const char *culprit, const struct bisect_step *r)
 {
@@ -724,7 +546,7 @@ static int set_step_pct(sqlite3 *db, int64_t id, double pct)
  * goes on); 2 unknown at the cap (the bisection failed, saying why); -1.
  */
 static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
-		    int64_t step, size_t idx, const struct outcome *o)
+		    int64_t step, size_t idx, const struct bisect_outcome *o)
 {
 	int dir = b->step_pct > 0 ? 1 : -1, rounds, added;
 	enum bisect_call c = bisect_call(o->lo, o->hi, o->bad_delta, dir);
@@ -740,7 +562,7 @@ static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
 		return -1;
 	if (added > 0) {
 		/* Shown while it runs: unknown so far (bad stays NULL). */
-		if (record_progress(db, step, o, rounds))
+		if (bisect_step_progress(db, step, o, rounds))
 			return -1;
 		return -2;
 	}
@@ -750,7 +572,7 @@ static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
 		 " with it (%.3f %% / 2); more runs, or a larger step, can"
 		 " decide it", b->commits[idx], idx, rounds, o->delta, o->lo,
 		 o->hi, o->bad_delta);
-	if (record_step(db, step, o, -1) ||
+	if (bisect_step_record(db, step, o, -1) ||
 	    finish(db, b->id, "failed", why, NULL, NULL))
 		return -1;
 	return 2;
@@ -763,7 +585,7 @@ static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
  * over several commits, or be noise), saying so. 1 finished, or -1.
  */
 static int confirm(sqlite3 *db, struct bisection *b, int64_t step, size_t idx,
-		   const struct outcome *o)
+		   const struct bisect_outcome *o)
 {
 	int dir = b->step_pct > 0 ? 1 : -1;
 	int ok = !o->skipped && dir * o->delta > 0 &&
@@ -771,7 +593,7 @@ static int confirm(sqlite3 *db, struct bisection *b, int64_t step, size_t idx,
 		  !strcmp(o->verdict, "improvement"));
 	char why[400];
 
-	if (record_step(db, step, o, ok))
+	if (bisect_step_record(db, step, o, ok))
 		return -1;
 	if (ok)
 		return finish(db, b->id, "done", NULL, b->commits[idx], NULL) ? -1 : 1;
@@ -787,10 +609,10 @@ static int confirm(sqlite3 *db, struct bisection *b, int64_t step, size_t idx,
 static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 		     int64_t step, size_t idx)
 {
-	struct outcome o;
+	struct bisect_outcome o;
 	int bad = 0;
 
-	step_outcome(db, exp, &o);
+	bisect_step_outcome(db, exp, &o);
 	if (o.fail[0])
 		return finish(db, b->id, "failed", o.fail, NULL, NULL) ? -1 : 1;
 	/* The commit's step is done already: this is its confirmation. */
@@ -808,7 +630,7 @@ static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 
 			snprintf(why, sizeof(why), "the step between good and bad"
 				 " did not reproduce (%s)", o.verdict);
-			record_step(db, step, &o, 0);
+			bisect_step_record(db, step, &o, 0);
 			return finish(db, b->id, "failed", why, NULL, NULL) ? -1 : 1;
 		}
 		b->step_pct = o.delta;
@@ -822,7 +644,7 @@ static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 	}
 	if (bad > 1)
 		return 1;	/* finished: unknown at the cap */
-	if (record_step(db, step, &o, bad))
+	if (bisect_step_record(db, step, &o, bad))
 		return -1;
 	return advance(db, b);
 }
