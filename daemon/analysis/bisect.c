@@ -95,6 +95,25 @@ enum bisect_call bisect_call(double lo, double hi, double step_pct, int dir)
 	return BISECT_CALL_UNKNOWN;
 }
 
+/* [lo, hi] in direction @dir, ordered. */
+static void oriented(double lo, double hi, int dir, double *a, double *b)
+{
+	*a = fmin(dir * lo, dir * hi);
+	*b = fmax(dir * lo, dir * hi);
+}
+
+bool bisect_splits(double lo, double hi, double b_lo, double b_hi, int dir)
+{
+	double a, b, c, d;
+
+	if (!isfinite(lo) || !isfinite(hi) || !isfinite(b_lo) ||
+	    !isfinite(b_hi) || (dir != 1 && dir != -1))
+		return false;
+	oriented(lo, hi, dir, &a, &b);
+	oriented(b_lo, b_hi, dir, &c, &d);
+	return a > 0 && b < c;
+}
+
 const char *bisect_call_str(enum bisect_call c)
 {
 	switch (c) {

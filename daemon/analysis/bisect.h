@@ -75,6 +75,16 @@ enum bisect_call bisect_call(double lo, double hi, double step_pct, int dir);
 const char *bisect_call_str(enum bisect_call c);
 
 /*
+ * Whether a midpoint M lies between both ends, so that the range holds a
+ * change on each side of it (several culprits, Pinpoint's rule): M's
+ * 95 % CI vs G [@lo, @hi] excludes 0 and lies wholly short of B's CI vs
+ * G [@b_lo, @b_hi] re-measured in the same experiment, in the direction
+ * @dir of the step (+1: B is higher). Checked before bisect_call(): such
+ * a midpoint is neither good nor bad but splits the range in two.
+ */
+bool bisect_splits(double lo, double hi, double b_lo, double b_hi, int dir);
+
+/*
  * Whether a track's change point is worth a bisection: its size against
  * the MDE of the bisection's own first step (bad against good, @runs a
  * side at that look's level @alpha, 80 % power; verdict_mde()), with the

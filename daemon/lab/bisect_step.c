@@ -152,12 +152,13 @@ static void bind_num(sqlite3_stmt *st, int i, double v)
 }
 
 int bisect_step_record(store_conn *db, int64_t step,
-		       const struct bisect_outcome *o, int bad)
+		       const struct bisect_outcome *o, int bad, const char *call)
 {
 	sqlite3_stmt *st = db_prepare(db, "UPDATE bisection_steps SET state = ?,"
 				      " bad = ?, delta_pct = ?, ci_lo = ?, ci_hi = ?,"
 				      " mde_pct = ?, verdict = NULLIF(?, ''),"
-				      " runs = coalesce(NULLIF(?, 0), runs) WHERE id = ?");
+				      " runs = coalesce(NULLIF(?, 0), runs), call = ?"
+				      " WHERE id = ?");
 	int ok;
 
 	if (!st)
@@ -171,7 +172,8 @@ int bisect_step_record(store_conn *db, int64_t step,
 	bind_num(st, 6, o->mde);
 	sqlite3_bind_text(st, 7, o->verdict, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 8, o->runs);
-	sqlite3_bind_int64(st, 9, step);
+	sqlite3_bind_text(st, 9, o->skipped ? "skipped" : call, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 10, step);
 	ok = sqlite3_step(st) == SQLITE_DONE;
 	sqlite3_finalize(st);
 	return ok ? 0 : -1;
@@ -183,7 +185,7 @@ int bisect_step_progress(store_conn *db, int64_t step,
 	sqlite3_stmt *st = db_prepare(db, "UPDATE bisection_steps SET state ="
 				      " 'running', bad = NULL, delta_pct = ?, ci_lo = ?,"
 				      " ci_hi = ?, mde_pct = ?, verdict = 'unknown',"
-				      " runs = ? WHERE id = ?");
+				      " call = 'unknown', runs = ? WHERE id = ?");
 	int ok;
 
 	if (!st)

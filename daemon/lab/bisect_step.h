@@ -28,9 +28,15 @@ struct bisect_outcome {
  */
 void bisect_step_outcome(store_conn *db, int64_t exp, struct bisect_outcome *o);
 
-/* Step row @step done (or skipped) with @o's figures; @bad -1: NULL. */
+/*
+ * Step row @step done (or skipped) with @o's figures; @bad -1: NULL.
+ * @call is its decision as shown: a midpoint's good, bad, unknown or
+ * between (it split the range); the first step's reproduced or
+ * did_not_reproduce; a confirmation's confirmed or not_confirmed
+ * ("skipped" when the commit does not build, whatever @call).
+ */
 int bisect_step_record(store_conn *db, int64_t step,
-		       const struct bisect_outcome *o, int bad);
+		       const struct bisect_outcome *o, int bad, const char *call);
 
 /* An unknown step that goes on: its figures so far, still running. */
 int bisect_step_progress(store_conn *db, int64_t step,

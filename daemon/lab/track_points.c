@@ -435,7 +435,8 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 		json_integer_value(json_object_get(o, "series_id")), pts));
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "bisections", query_json(db, "SELECT json_object("
-		"'id', id, 'state', state, 'culprit', culprit, 'good', good, 'bad', bad)"
+		"'id', id, 'state', state, 'culprit', culprit, 'good', good, 'bad', bad,"
+		" 'outcome', outcome, 'parent_id', parent_id, 'step_pct', step_pct)"
 		" FROM bisections WHERE track_id = ? ORDER BY id", id, 1));
 	return o;
 }

@@ -364,7 +364,8 @@ export function normTrack(t) {
 			bisectNote: str(c.bisect_note), bisectMde: num(c.bisect_mde_pct),
 			bisected: typeof c.bisect_note === 'string' && !/not bisected$/.test(c.bisect_note),
 		})),
-		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: text(b.state), culprit: str(b.culprit) })),
+		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: text(b.state), culprit: str(b.culprit),
+			outcome: str(b.outcome), parentId: num(b.parent_id) })),
 	};
 }
 
@@ -376,12 +377,21 @@ export function normBisection(b) {
 		good: text(b.good), bad: text(b.bad), stepPct: num(b.step_pct),
 		trackId: num(b.track_id), failure: str(b.failure_reason),
 		reportAlertId: num(b.report_alert_id),
+		// the compared metric and whether bad is worse than good by it;
+		// how it ended (schema 0017) and a split's two bisections
+		metric: str(b.metric), direction: str(b.direction), outcome: str(b.outcome),
+		parentId: num(b.parent_id),
+		children: arr(b.children).map((k) => ({ id: num(k.id), state: text(k.state), outcome: str(k.outcome),
+			good: text(k.good), bad: text(k.bad), culprit: str(k.culprit), stepPct: num(k.step_pct) })),
 		steps: arr(b.steps).map((s) => ({
 			commit: text(s.commit), subject: text(s.subject), author: text(s.author),
 			exp: num(s.experiment_id), state: text(s.state), runs: num(s.runs),
 			delta: num(s.delta_pct), lo: num(s.ci_lo), hi: num(s.ci_hi), mde: num(s.mde_pct),
 			verdict: s.verdict ? text(s.verdict) : null,
 			mark: s.state === 'skipped' ? 'skipped' : s.bad === true ? 'bad' : s.bad === false ? 'good' : '–',
+			// its decision: good / bad / unknown / between for a midpoint,
+			// reproduced / did_not_reproduce, confirmed / not_confirmed
+			call: str(s.call),
 		})),
 		culprit: c ? {
 			commit: text(c.commit), subject: text(c.subject), author: text(c.author), email: str(c.email),

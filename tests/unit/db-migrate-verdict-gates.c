@@ -6,7 +6,9 @@
  * asked for other options (4 / 0.01, 3 / 0.01, 5 / 0.05) keep theirs and
  * get no note; every other column of the moved track is untouched; the
  * change points gain an empty MDE gate (bisect_note, bisect_mde_pct,
- * bisect_gate_points NULL) and keep their values.
+ * bisect_gate_points NULL) and keep their values. Old bisections get
+ * their outcome from what they stored (culprit, range, the reason's
+ * text; one that did not reproduce becomes done), old steps their call.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +24,21 @@ static const char *fill =
 	"INSERT INTO bases (id, name, tree, kind, created_at) VALUES (2, 'g', '/x', 'git', 1);"
 	"INSERT INTO series (id, name, metric, created_at) VALUES (1, 'track:a', 'iops', 1);"
 	"INSERT INTO change_points (id, series_id, t, delta_pct, detected_at)"
-	" VALUES (2, 1, 5, -3.5, 6);";
+	" VALUES (2, 1, 5, -3.5, 6);"
+	"INSERT INTO bisections (id, base_id, good, bad, bench, runs, state, culprit,"
+	" failure_reason, range_lo, range_hi, created_at) VALUES"
+	" (1, 2, 'a', 'b', '{}', 5, 'done', 'c', NULL, NULL, NULL, 1),"
+	" (2, 2, 'a', 'b', '{}', 5, 'done', NULL, NULL, 0, 3, 1),"
+	" (3, 2, 'a', 'b', '{}', 5, 'failed', NULL, 'the step between good and bad"
+	" did not reproduce (no change)', NULL, NULL, 1),"
+	" (4, 2, 'a', 'b', '{}', 5, 'failed', NULL, 'unknown: commit x', NULL, NULL, 1),"
+	" (5, 2, 'a', 'b', '{}', 5, 'failed', NULL, 'not confirmed: commit x', NULL, NULL, 1),"
+	" (6, 2, 'a', 'b', '{}', 5, 'failed', NULL, 'a step failed (boot)', NULL, NULL, 1),"
+	" (7, 2, 'a', 'b', '{}', 5, 'running', NULL, NULL, NULL, NULL, 1);"
+	"INSERT INTO bisection_steps (id, bisection_id, idx, commit_sha, state, bad,"
+	" verdict, created_at) VALUES (1, 1, 3, 'b', 'done', 1, 'regression', 1),"
+	" (2, 1, 1, 'x', 'done', 0, 'no change', 1), (3, 1, 2, 'y', 'skipped', NULL, NULL, 1),"
+	" (4, 7, 2, 'y', 'running', NULL, 'unknown', 1);";
 
 static int add_track(sqlite3 *db, int id, int min_size, double max_p)
 {
@@ -75,6 +91,14 @@ int main(void)
 	CHECK(db_int(db, 0, "SELECT count(*) FROM change_points WHERE id = 2 AND"
 		     " delta_pct = -3.5 AND bisect_note IS NULL AND bisect_mde_pct IS"
 		     " NULL AND bisect_gate_points IS NULL", 0) == 1, "change point");
+	CHECK(db_int(db, 0, "SELECT group_concat(id || ':' || state || ':' ||"
+		     " coalesce(outcome, '-'), ' ') = '1:done:culprit 2:done:range"
+		     " 3:done:did_not_reproduce 4:failed:unknown 5:failed:not_confirmed"
+		     " 6:failed:failed 7:running:-' FROM (SELECT * FROM bisections"
+		     " ORDER BY id)", 0) == 1, "outcomes of old bisections");
+	CHECK(db_int(db, 0, "SELECT group_concat(id || ':' || coalesce(call, '-'), ' ')"
+		     " = '1:bad 2:good 3:skipped 4:unknown' FROM (SELECT * FROM"
+		     " bisection_steps ORDER BY id)", 0) == 1, "calls of old steps");
 	CHECK(db_int(db, -1, "SELECT count(*) FROM pragma_foreign_key_check", 0) == 0);
 	sqlite3_close(db);
 	unlink(path);
