@@ -111,7 +111,8 @@ bool bisect_splits(double lo, double hi, double b_lo, double b_hi, int dir)
 		return false;
 	oriented(lo, hi, dir, &a, &b);
 	oriented(b_lo, b_hi, dir, &c, &d);
-	return a > 0 && b < c;
+	(void)d;
+	return c > 0 && a > c / 5 && b < 4 * c / 5;
 }
 
 const char *bisect_call_str(enum bisect_call c)

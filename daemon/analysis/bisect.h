@@ -76,10 +76,13 @@ const char *bisect_call_str(enum bisect_call c);
 
 /*
  * Whether a midpoint M lies between both ends, so that the range holds a
- * change on each side of it (several culprits, Pinpoint's rule): M's
- * 95 % CI vs G [@lo, @hi] excludes 0 and lies wholly short of B's CI vs
- * G [@b_lo, @b_hi] re-measured in the same experiment, in the direction
- * @dir of the step (+1: B is higher). Checked before bisect_call(): such
+ * change on each side of it (several culprits, Pinpoint's rule): in the
+ * direction @dir of the step (+1: B is higher), with b the near end of
+ * B's CI vs G [@b_lo, @b_hi] re-measured in the same experiment, M's 95 %
+ * CI vs G [@lo, @hi] lies wholly inside (b / 5, 4 b / 5): M differs from
+ * both ends by at least a fifth of the step, so that neither side is a
+ * sliver (an exact backend tells every commit apart by a few
+ * instructions; those are no culprits). Checked before bisect_call(): such
  * a midpoint is neither good nor bad but splits the range in two.
  */
 bool bisect_splits(double lo, double hi, double b_lo, double b_hi, int dir);

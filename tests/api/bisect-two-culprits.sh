@@ -4,8 +4,8 @@
 # reproduce" with no culprit and no alert. A simulated runner answers by
 # commit with noise: c0..c8, IOPS 5 % lower from c3 on and 10 % lower
 # from c6 on. The bisection c0..c8 reproduces the 10 % step; its midpoint
-# c4 lies between both ends (its CI excludes good and lies short of bad's,
-# bisect_splits), so it ends "split" and two child bisections take over,
+# c4 lies between both ends (its CI is more than a fifth of the step
+# from good and from bad's CI, bisect_splits), so it ends "split" and two child bisections take over,
 # c0..c4 and c4..c8, each measuring its own step first: they name c3 and
 # c6, each confirmed against its parent (-5 % and -5.3 %), and each
 # raises its own alert; the parent names none. A second range c8..c12
