@@ -267,6 +267,53 @@ double stats_t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
+/*
+ * T' = (Z + ncp) / sqrt(V / df), V ~ chi2(df): P(|T'| > c) given V = v is
+ * Phi(ncp - c s) + Phi(-ncp - c s), s = sqrt(v / df); integrated over
+ * w = sqrt(v) (its density 2 w f(w^2) stays finite at 0 for df >= 1) by
+ * Simpson's rule on [0, sqrt(df + 12 sqrt(2 df) + 12)].
+ */
+double stats_nct_power(double ncp, double df, double alpha)
+{
+	double c = stats_t_quantile(1 - alpha / 2, df), top, h, sum = 0;
+	int n = 2000;
+
+	if (!(df >= 1) || !isfinite(c))
+		return NAN;
+	top = sqrt(df + 12 * sqrt(2 * df) + 12);
+	h = top / n;
+	for (int i = 0; i <= n; i++) {
+		double w = i * h, g, wt;
+
+		g = w > 0 ? exp(log(2) + (df - 1) * log(w) - w * w / 2 -
+				(df / 2) * log(2) - lgamma(df / 2)) :
+			    (df == 1 ? sqrt(2 / M_PI) : 0);
+		wt = i == 0 || i == n ? 1 : i % 2 ? 4 : 2;
+		sum += wt * g * (stats_norm_cdf(ncp - c * w / sqrt(df)) +
+				 stats_norm_cdf(-ncp - c * w / sqrt(df)));
+	}
+	return sum * h / 3;
+}
+
+double stats_nct_ncp(double power, double df, double alpha)
+{
+	double lo = 0, hi = 1;
+
+	if (!(df > 0) || !(power > 0 && power < 1))
+		return NAN;
+	while (stats_nct_power(hi, df, alpha) < power && hi < 1e6)
+		hi *= 2;
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (stats_nct_power(mid, df, alpha) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 /* Chi-square quantile, Wilson-Hilferty (relative error < 1e-2 at df 4). */
 double stats_chi2_quantile(double p, double df)
 {

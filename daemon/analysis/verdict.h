@@ -113,7 +113,12 @@ struct verdict_result {
 	 * experiments, paired.h): the test as one line of text, printed in
 	 * place of the MWU line; "" for the default comparison.
 	 */
-	char design[320];
+	char design[480];
+	/*
+	 * 1: a toggle verdict of one boot, exact for that boot only: it
+	 * raises no alert (the effect may vary from boot to boot).
+	 */
+	int one_boot;
 };
 
 const char *verdict_kind_str(enum verdict_kind k);
