@@ -273,10 +273,10 @@ double stats_t_quantile(double p, double df)
  * w = sqrt(v) (its density 2 w f(w^2) stays finite at 0 for df >= 1) by
  * Simpson's rule on [0, sqrt(df + 12 sqrt(2 df) + 12)].
  */
-double stats_nct_power(double ncp, double df, double alpha)
+static double nct_power_c(double ncp, double df, double c)
 {
-	double c = stats_t_quantile(1 - alpha / 2, df), top, h, sum = 0;
-	int n = 2000;
+	double top, h, sum = 0;
+	int n = 400;
 
 	if (!(df >= 1) || !isfinite(c))
 		return NAN;
@@ -295,18 +295,26 @@ double stats_nct_power(double ncp, double df, double alpha)
 	return sum * h / 3;
 }
 
+double stats_nct_power(double ncp, double df, double alpha)
+{
+	return nct_power_c(ncp, df, stats_t_quantile(1 - alpha / 2, df));
+}
+
 double stats_nct_ncp(double power, double df, double alpha)
 {
-	double lo = 0, hi = 1;
+	double lo = 0, hi = 1, c = stats_t_quantile(1 - alpha / 2, df);
 
-	if (!(df > 0) || !(power > 0 && power < 1))
+	if (!(df >= 1) || !(power > 0 && power < 1) || !isfinite(c))
 		return NAN;
-	while (stats_nct_power(hi, df, alpha) < power && hi < 1e6)
+	while (nct_power_c(hi, df, c) < power && hi < 1e6) {
+		lo = hi;
 		hi *= 2;
-	for (int i = 0; i < 60; i++) {
+	}
+	/* to 1e-5 of the ncp: far below what an MDE is printed to */
+	while (hi - lo > 1e-5 * hi) {
 		double mid = (lo + hi) / 2;
 
-		if (stats_nct_power(mid, df, alpha) < power)
+		if (nct_power_c(mid, df, c) < power)
 			lo = mid;
 		else
 			hi = mid;
