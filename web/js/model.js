@@ -190,7 +190,9 @@ export function normExperiment(e) {
 		title: str(e.title, subject) || 'experiment ' + e.id,
 		subject,
 		kind: str(e.kind),
-		state: str(e.state),
+		// every run is in and its verdicts are being computed: the API
+		// keeps 'running' (docs/api.md), the page says what happens
+		state: e.analysis_pending === true && str(e.state) === 'running' ? 'analysing' : str(e.state),
 		submitter: str(e.submitter),
 		host: host ? str(host.name) : str(e.host),
 		label: str(e.label),
