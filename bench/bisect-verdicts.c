@@ -22,7 +22,8 @@
  *        is named. Its outcome: right when every regression (the one
  *        culprit) is named and no commit that is not a change; wrong
  *        when any such commit is named; "unknown" when some but not
- *        all regressions are named; "no repro" when none is.
+ *        all regressions are named, or a range ended unknown; "no
+ *        repro" when every range's step did not reproduce.
  * 64 commits (G, 62 between, B), one culprit uniform over 1..63, a drop
  * of @k noise sds. Outcomes: right culprit, wrong (and more than two
  * commits away), did not reproduce, unknown; mean experiments and runs.
@@ -60,7 +61,7 @@ struct sim {
 	size_t ctrl;		/* the control commit of experiment() */
 	/* split driver: commits named, and in which direction */
 	size_t named[NC];
-	int nnamed;
+	int nnamed, nunknown;
 };
 
 static double truth(const struct sim *s, size_t i)
@@ -299,8 +300,10 @@ static void split_range(struct sim *s, int runs, size_t lo, size_t hi,
 		enum bisect_call c;
 
 		if (bs.result == BISECT_FOUND) {
-			if (bs.index > 1 && !confirmed(s, runs, lo + bs.index, a.dir))
+			if (bs.index > 1 && !confirmed(s, runs, lo + bs.index, a.dir)) {
+				s->nunknown++;
 				return;
+			}
 			s->named[s->nnamed++] = lo + bs.index;
 			return;
 		}
@@ -317,8 +320,10 @@ static void split_range(struct sim *s, int runs, size_t lo, size_t hi,
 			return;
 		}
 		c = bisect_call(r[0].ci_lo, r[0].ci_hi, r[1].delta_pct, a.dir);
-		if (c == BISECT_CALL_UNKNOWN)
+		if (c == BISECT_CALL_UNKNOWN) {
+			s->nunknown++;
 			return;
+		}
 		st[bs.index] = c == BISECT_CALL_BAD ? BISECT_BAD : BISECT_GOOD;
 	}
 }
@@ -344,7 +349,7 @@ static enum outcome split_driver(struct sim *s, int runs, size_t *found)
 {
 	int want = 0, got = 0, wrong = 0;
 
-	s->nnamed = 0;
+	s->nnamed = s->nunknown = 0;
 	split_range(s, runs, 0, NC - 1, 0);
 	for (int i = 0; i < s->nnamed; i++) {
 		wrong += !is_change(s, s->named[i]);
@@ -360,7 +365,7 @@ static enum outcome split_driver(struct sim *s, int runs, size_t *found)
 		return WRONG;
 	if (want && got >= want)
 		return RIGHT;
-	return s->nnamed ? UNKNOWN : NOREPRO;
+	return s->nnamed || s->nunknown ? UNKNOWN : NOREPRO;
 }
 
 static enum outcome drive(int drv, struct sim *s, int runs, size_t *found)
