@@ -41,6 +41,22 @@ static const char *numf(char *buf, size_t n, json_t *o, const char *key,
 	return buf;
 }
 
+/* An MDE as the experiment page prints it: a tiny one keeps two
+ * significant digits (0.0004%, not 0.00%), zero is exact. */
+static const char *mdef(char *buf, size_t n, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	double x = json_number_value(v);
+
+	if (!json_is_number(v))
+		snprintf(buf, n, "-");
+	else if (x == 0)
+		snprintf(buf, n, "0 (exact)");
+	else
+		snprintf(buf, n, fabs(x) >= 0.1 ? "%.2f%%" : "%.2g%%", x);
+	return buf;
+}
+
 /*
  * A string of the answer for the terminal: control characters (escape
  * sequences in a commit subject) as '?'. Rotating buffers: up to 8 may be
@@ -381,7 +397,7 @@ static void render_step(size_t i, json_t *s)
 	       i + 1, sstr(s, "commit"), sstr(s, "state"),
 	       (long long)json_integer_value(json_object_get(s, "runs")),
 	       numf(d, sizeof(d), s, "delta_pct", "%+.2f%%"), ci,
-	       numf(m, sizeof(m), s, "mde_pct", "%.2f%%"), sstr(s, "verdict"),
+	       mdef(m, sizeof(m), s, "mde_pct"), sstr(s, "verdict"),
 	       json_is_true(bad) ? "bad" : json_is_false(bad) ? "good" : "-",
 	       sstr(s, "subject"));
 }
@@ -415,7 +431,7 @@ static void render_bisection(json_t *b)
 	       sstr(cul, "email"), numf(d, sizeof(d), cul, "delta_pct", "%+.2f%%"),
 	       numf(lo, sizeof(lo), cul, "ci_lo", "%+.2f%%"),
 	       numf(hi, sizeof(hi), cul, "ci_hi", "%+.2f%%"),
-	       numf(m, sizeof(m), cul, "mde_pct", "%.2f%%"), sstr(cul, "verdict"));
+	       mdef(m, sizeof(m), cul, "mde_pct"), sstr(cul, "verdict"));
 	if (json_integer_value(json_object_get(cul, "experiment_id")))
 		printf("  perf diff: perflab perf-diff %lld --kind instructions\n",
 		       (long long)json_integer_value(json_object_get(cul, "experiment_id")));
