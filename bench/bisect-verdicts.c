@@ -15,7 +15,15 @@
  *        adds runs (10, then 20) and at the cap ends the bisection as
  *        "unknown"; the culprit found is measured against its parent
  *        (5 runs, max 10) and named only when that is significant in
- *        the step's direction (else "unknown": not confirmed).
+ *        the step's direction (else "unknown": not confirmed);
+ *   split: the new driver, but a midpoint that bisect_splits() puts
+ *        between both ends hands the range to two bisections (lo..m and
+ *        m..hi), each with its own first step; every culprit confirmed
+ *        is named. Its outcome: right when every regression (the one
+ *        culprit) is named and no commit that is not a change; wrong
+ *        when any such commit is named; "unknown" when some but not
+ *        all regressions are named, or a range ended unknown; "no
+ *        repro" when every range's step did not reproduce.
  * 64 commits (G, 62 between, B), one culprit uniform over 1..63, a drop
  * of @k noise sds. Outcomes: right culprit, wrong (and more than two
  * commits away), did not reproduce, unknown; mean experiments and runs.
@@ -50,6 +58,10 @@ struct sim {
 	uint64_t nexp;
 	long runs;		/* runs measured, all variants */
 	long exps;
+	size_t ctrl;		/* the control commit of experiment() */
+	/* split driver: commits named, and in which direction */
+	size_t named[NC];
+	int nnamed, nunknown;
 };
 
 static double truth(const struct sim *s, size_t i)
@@ -131,7 +143,7 @@ static int experiment(struct sim *s, const size_t *commits, int nv, int runs,
 	for (;;) {
 		int next, incon = 0;
 
-		draw(s, 0, g, rounds, target);
+		draw(s, s->ctrl, g, rounds, target);
 		for (int i = 0; i < nv; i++)
 			draw(s, commits[i], v[i], rounds, target);
 		rounds = target;
@@ -262,39 +274,144 @@ static enum outcome new_driver(struct sim *s, int runs, size_t *found)
 	}
 }
 
+/*
+ * Several culprits (lab/bisect_run.c since the split): the new driver
+ * over commits [lo, hi], its own first step hi vs lo; a midpoint that
+ * bisect_splits() puts between both ends hands the range to two
+ * bisections, lo..m and m..hi. Every culprit confirmed is named.
+ */
+static void split_range(struct sim *s, int runs, size_t lo, size_t hi,
+			int depth)
+{
+	enum bisect_state st[NC] = { BISECT_GOOD };
+	size_t n = hi - lo + 1, b = hi;
+	struct verdict_result r[2];
+	struct callarg a;
+
+	s->ctrl = lo;
+	experiment(s, &b, 1, runs, 2 * runs, r, NULL, NULL);
+	if (!significant(&r[0]) || depth > 8)
+		return;		/* did not reproduce */
+	a.dir = r[0].delta_pct > 0 ? 1 : -1;
+	st[n - 1] = BISECT_BAD;
+	for (;;) {
+		struct bisect_step bs = bisect_next(st, n);
+		size_t cm[2];
+		enum bisect_call c;
+
+		if (bs.result == BISECT_FOUND) {
+			if (bs.index > 1 && !confirmed(s, runs, lo + bs.index, a.dir)) {
+				s->nunknown++;
+				return;
+			}
+			s->named[s->nnamed++] = lo + bs.index;
+			return;
+		}
+		if (bs.result != BISECT_TEST)
+			return;
+		cm[0] = lo + bs.index;
+		cm[1] = hi;
+		s->ctrl = lo;
+		experiment(s, cm, 2, runs, 4 * runs, r, unknown, &a);
+		if (bisect_splits(r[0].ci_lo, r[0].ci_hi, r[1].ci_lo, r[1].ci_hi,
+				  a.dir)) {
+			split_range(s, runs, lo, lo + bs.index, depth + 1);
+			split_range(s, runs, lo + bs.index, hi, depth + 1);
+			return;
+		}
+		c = bisect_call(r[0].ci_lo, r[0].ci_hi, r[1].delta_pct, a.dir);
+		if (c == BISECT_CALL_UNKNOWN) {
+			s->nunknown++;
+			return;
+		}
+		st[bs.index] = c == BISECT_CALL_BAD ? BISECT_BAD : BISECT_GOOD;
+	}
+}
+
+/* 1 when @c is a position of a change of the scenario (or its culprit). */
+static int is_change(const struct sim *s, size_t c)
+{
+	if (!s->nch)
+		return c == s->culprit;
+	for (int k = 0; k < s->nch; k++)
+		if (s->pos[k] == c)
+			return 1;
+	return 0;
+}
+
+/*
+ * The split driver's outcome: RIGHT when every regression (every right[]
+ * change, or the one culprit) is named and nothing else but changes;
+ * WRONG when any commit that is no change is named; UNKNOWN when some
+ * but not all are named; NOREPRO when none is.
+ */
+static enum outcome split_driver(struct sim *s, int runs, size_t *found)
+{
+	int want = 0, got = 0, wrong = 0;
+
+	s->nnamed = s->nunknown = 0;
+	split_range(s, runs, 0, NC - 1, 0);
+	for (int i = 0; i < s->nnamed; i++) {
+		wrong += !is_change(s, s->named[i]);
+		got += is_right(s, s->named[i]);
+		*found = s->named[i];
+	}
+	if (!s->nch)
+		want = 1;
+	for (int k = 0; k < s->nch; k++)
+		want += s->right[k];
+	s->ctrl = 0;
+	if (wrong)
+		return WRONG;
+	if (want && got >= want)
+		return RIGHT;
+	return s->nnamed || s->nunknown ? UNKNOWN : NOREPRO;
+}
+
+static enum outcome drive(int drv, struct sim *s, int runs, size_t *found)
+{
+	s->ctrl = 0;
+	if (drv == 2)
+		return split_driver(s, runs, found);
+	return drv ? new_driver(s, runs, found) : old_driver(s, runs, found);
+}
+
+static const char *const drv_name[] = { "old", "new", "split" };
+
 static void rows(int n, int runs)
 {
-	static const double noise[] = { 0.1, 0.3, 0.5 };
+	static const double noise[] = { 0.002, 0.1, 0.3, 0.5 };
 	static const double k[] = { 1, 2, 4, 8 };
 
 	printf("%d bisections per row, %d commits, %d runs a side\n", n, NC, runs);
 	printf("%-6s %7s %5s %7s %7s %9s %9s %8s %6s %7s\n", "driver", "noise %",
 	       "step", "right", "wrong", "wrong >2", "no repro", "unknown",
 	       "exps", "runs");
-	for (size_t ni = 0; ni < 3; ni++)
+	for (size_t ni = 0; ni < 4; ni++)
 		for (size_t ki = 0; ki < 4; ki++)
-			for (int drv = 0; drv < 2; drv++) {
+			for (int drv = 0; drv < 3; drv++) {
 				long cnt[NOUT] = { 0 }, far = 0;
 				struct sim s = { .noise = noise[ni] / 100,
 						 .step = k[ki] * noise[ni] / 100 };
 
-				stats_rng_seed(&s.rng, 0xb15ec7 + 1000 * ni + 10 * ki);
+				/* the seeds of the 0.1 / 0.3 / 0.5 rows as before */
+				stats_rng_seed(&s.rng, 0xb15ec7 + 1000 * (ni ? ni - 1 : 7) +
+						       10 * ki);
 				for (int i = 0; i < n; i++) {
 					size_t found = 0;
 					enum outcome o;
 
 					s.culprit = 1 + stats_rng_below(&s.rng, NC - 1);
-					o = drv ? new_driver(&s, runs, &found) :
-						  old_driver(&s, runs, &found);
+					o = drive(drv, &s, runs, &found);
 					cnt[o]++;
 					if (o == WRONG &&
 					    (found > s.culprit ? found - s.culprit :
 								 s.culprit - found) > 2)
 						far++;
 				}
-				printf("%-6s %7.1f %4.0fx %6.1f%% %6.1f%% %8.1f%% %8.1f%%"
+				printf("%-6s %7.3g %4.0fx %6.1f%% %6.1f%% %8.1f%% %8.1f%%"
 				       " %7.1f%% %6.1f %7.1f\n",
-				       drv ? "new" : "old", noise[ni], k[ki],
+				       drv_name[drv], noise[ni], k[ki],
 				       100.0 * cnt[RIGHT] / n, 100.0 * cnt[WRONG] / n,
 				       100.0 * far / n, 100.0 * cnt[NOREPRO] / n,
 				       100.0 * cnt[UNKNOWN] / n, (double)s.exps / n,
@@ -330,7 +447,7 @@ static void three(struct sim *s, size_t *p, int n)
 
 static void scenarios(int n, int runs)
 {
-	static const double noise[] = { 0.1, 0.5 };
+	static const double noise[] = { 0.002, 0.1, 0.5 };
 	static const struct {
 		const char *name;
 		int nch;
@@ -342,19 +459,21 @@ static void scenarios(int n, int runs)
 		{ "improvement and regression cancel (8 sd)", 2, { 8, -8 }, { 0, 0 } },
 	};
 
-	printf("\nseveral changes in one range, %d bisections per row (right: a"
-	       " regression named; the revert, an improvement or any other"
-	       " commit: wrong)\n", n);
+	printf("\nseveral changes in one range, %d bisections per row (old, new:"
+	       " right = a regression named, wrong = the revert, an improvement"
+	       " or any other commit; split: right = every regression named,"
+	       " wrong = a commit that is no change named, unknown = some but"
+	       " not all regressions named)\n", n);
 	printf("%-6s %7s %-42s %7s %7s %9s %8s\n", "driver", "noise %",
 	       "scenario", "right", "wrong", "no repro", "unknown");
-	for (size_t ni = 0; ni < 2; ni++)
+	for (size_t ni = 0; ni < 3; ni++)
 		for (size_t si = 0; si < 3; si++)
-			for (int drv = 0; drv < 2; drv++) {
+			for (int drv = 0; drv < 3; drv++) {
 				long cnt[NOUT] = { 0 };
 				struct sim s = { .noise = noise[ni] / 100,
 						 .nch = sc[si].nch };
 
-				stats_rng_seed(&s.rng, 0x5ce7 + 100 * ni + si);
+				stats_rng_seed(&s.rng, 0x5ce7 + 100 * (ni ? ni - 1 : 7) + si);
 				for (int k = 0; k < s.nch; k++) {
 					s.rel[k] = sc[si].rel[k] * noise[ni] / 100;
 					s.right[k] = sc[si].right[k];
@@ -363,11 +482,10 @@ static void scenarios(int n, int runs)
 					size_t found = 0;
 
 					three(&s, s.pos, s.nch);
-					cnt[drv ? new_driver(&s, runs, &found) :
-						  old_driver(&s, runs, &found)]++;
+					cnt[drive(drv, &s, runs, &found)]++;
 				}
-				printf("%-6s %7.1f %-42s %6.1f%% %6.1f%% %8.1f%% %7.1f%%\n",
-				       drv ? "new" : "old", noise[ni], sc[si].name,
+				printf("%-6s %7.3g %-42s %6.1f%% %6.1f%% %8.1f%% %7.1f%%\n",
+				       drv_name[drv], noise[ni], sc[si].name,
 				       100.0 * cnt[RIGHT] / n, 100.0 * cnt[WRONG] / n,
 				       100.0 * cnt[NOREPRO] / n, 100.0 * cnt[UNKNOWN] / n);
 				fflush(stdout);

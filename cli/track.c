@@ -23,6 +23,22 @@
 #include "cli/util.h"
 #include "common/metric_defs.h"
 
+/* An MDE as the experiment page prints it: a tiny one keeps two
+ * significant digits (0.0004%, not 0.00%), zero is exact. */
+static const char *mdef(char *buf, size_t n, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	double x = json_number_value(v);
+
+	if (!json_is_number(v))
+		snprintf(buf, n, "-");
+	else if (x == 0)
+		snprintf(buf, n, "0 (exact)");
+	else
+		snprintf(buf, n, fabs(x) >= 0.1 ? "%.2f%%" : "%.2g%%", x);
+	return buf;
+}
+
 /* ---- shared option parsing ------------------------------------------ */
 
 struct spec {
@@ -301,7 +317,7 @@ static void render_step(size_t i, json_t *s)
 	       i + 1, subcmd_str(s, "commit"), subcmd_str(s, "state"),
 	       (long long)json_integer_value(json_object_get(s, "runs")),
 	       subcmd_num(d, sizeof(d), s, "delta_pct", "%+.2f%%"), ci,
-	       subcmd_num(m, sizeof(m), s, "mde_pct", "%.2f%%"), subcmd_str(s, "verdict"),
+	       mdef(m, sizeof(m), s, "mde_pct"), subcmd_str(s, "verdict"),
 	       json_is_true(bad) ? "bad" : json_is_false(bad) ? "good" : "-",
 	       subcmd_str(s, "subject"));
 }
@@ -335,7 +351,7 @@ static void render_bisection(json_t *b)
 	       subcmd_str(cul, "email"), subcmd_num(d, sizeof(d), cul, "delta_pct", "%+.2f%%"),
 	       subcmd_num(lo, sizeof(lo), cul, "ci_lo", "%+.2f%%"),
 	       subcmd_num(hi, sizeof(hi), cul, "ci_hi", "%+.2f%%"),
-	       subcmd_num(m, sizeof(m), cul, "mde_pct", "%.2f%%"), subcmd_str(cul, "verdict"));
+	       mdef(m, sizeof(m), cul, "mde_pct"), subcmd_str(cul, "verdict"));
 	if (json_integer_value(json_object_get(cul, "experiment_id")))
 		printf("  perf diff: perflab perf-diff %lld --kind instructions\n",
 		       (long long)json_integer_value(json_object_get(cul, "experiment_id")));

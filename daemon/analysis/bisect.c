@@ -3,8 +3,11 @@
  * Bisection: the next commit to test and the stop rule; see bisect.h.
  */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "daemon/analysis/bisect.h"
+#include "daemon/analysis/verdict.h"
 
 /* The interval: hi the first bad commit, lo the last good one before it. */
 static void interval(const enum bisect_state *s, size_t n, size_t *lo,
@@ -92,6 +95,26 @@ enum bisect_call bisect_call(double lo, double hi, double step_pct, int dir)
 	return BISECT_CALL_UNKNOWN;
 }
 
+/* [lo, hi] in direction @dir, ordered. */
+static void oriented(double lo, double hi, int dir, double *a, double *b)
+{
+	*a = fmin(dir * lo, dir * hi);
+	*b = fmax(dir * lo, dir * hi);
+}
+
+bool bisect_splits(double lo, double hi, double b_lo, double b_hi, int dir)
+{
+	double a, b, c, d;
+
+	if (!isfinite(lo) || !isfinite(hi) || !isfinite(b_lo) ||
+	    !isfinite(b_hi) || (dir != 1 && dir != -1))
+		return false;
+	oriented(lo, hi, dir, &a, &b);
+	oriented(b_lo, b_hi, dir, &c, &d);
+	(void)d;
+	return c > 0 && a > c / 5 && b < 4 * c / 5;
+}
+
 const char *bisect_call_str(enum bisect_call c)
 {
 	switch (c) {
@@ -102,4 +125,33 @@ const char *bisect_call_str(enum bisect_call c)
 	default:
 		return "unknown";
 	}
+}
+
+void bisect_gate(double step_pct, double sd_pct, double dof, int runs,
+		 double alpha, const char *source, struct bisect_gate *g)
+{
+	struct verdict_opts o;
+	double step = fabs(step_pct);
+
+	memset(g, 0, sizeof(*g));
+	g->mde_pct = g->sigma_pct = NAN;
+	verdict_opts_default(&o);
+	o.alpha_look = alpha;
+	if (dof >= 1 && sd_pct >= 0 && isfinite(sd_pct) && runs >= 2) {
+		g->sigma_pct = verdict_sigma_ucb(sd_pct, dof);
+		g->mde_pct = verdict_mde(g->sigma_pct, runs, runs, &o);
+	}
+	if (!isfinite(g->mde_pct)) {
+		g->start = isfinite(step_pct);
+		snprintf(g->note, sizeof(g->note), "no noise estimate of this"
+			 " host (%s): bisected without the MDE gate", source);
+		return;
+	}
+	g->start = step > g->mde_pct;
+	snprintf(g->note, sizeof(g->note), "step %.3g %% is %s what %d-run"
+		 " steps resolve on this host (MDE %.3g %% at alpha %.2g; sd"
+		 " %.3g %%, the 90 %% upper bound of %.3g %% over %.0f dof of"
+		 " %s)%s", step, g->start ? "above" : "below", runs, g->mde_pct,
+		 alpha, g->sigma_pct, sd_pct, dof, source,
+		 g->start ? "" : ": not bisected");
 }

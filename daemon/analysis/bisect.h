@@ -74,4 +74,38 @@ enum bisect_call bisect_call(double lo, double hi, double step_pct, int dir);
 
 const char *bisect_call_str(enum bisect_call c);
 
+/*
+ * Whether a midpoint M lies between both ends, so that the range holds a
+ * change on each side of it (several culprits, Pinpoint's rule): in the
+ * direction @dir of the step (+1: B is higher), with b the near end of
+ * B's CI vs G [@b_lo, @b_hi] re-measured in the same experiment, M's 95 %
+ * CI vs G [@lo, @hi] lies wholly inside (b / 5, 4 b / 5): M differs from
+ * both ends by at least a fifth of the step, so that neither side is a
+ * sliver (an exact backend tells every commit apart by a few
+ * instructions; those are no culprits). Checked before bisect_call(): such
+ * a midpoint is neither good nor bad but splits the range in two.
+ */
+bool bisect_splits(double lo, double hi, double b_lo, double b_hi, int dir);
+
+/*
+ * Whether a track's change point is worth a bisection: its size against
+ * the MDE of the bisection's own first step (bad against good, @runs a
+ * side at that look's level @alpha, 80 % power; verdict_mde()), with the
+ * sd behind it the 90 % upper bound of the host's run noise @sd_pct of
+ * @dof degrees of freedom (verdict_sigma_ucb()). A step at or below that
+ * MDE would not reproduce, or would be bisected on noise: no bisection,
+ * and the note says why. No noise estimate (@dof < 1 or @sd_pct not
+ * finite): started, saying it was not gated. @source names where the
+ * noise came from ("the track's runs").
+ */
+struct bisect_gate {
+	int start;		/* 1: bisect it */
+	double mde_pct;		/* NAN without a noise estimate */
+	double sigma_pct;	/* the upper bound behind it */
+	char note[320];
+};
+
+void bisect_gate(double step_pct, double sd_pct, double dof, int runs,
+		 double alpha, const char *source, struct bisect_gate *g);
+
 #endif

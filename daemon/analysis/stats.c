@@ -267,6 +267,61 @@ double stats_t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
+/*
+ * T' = (Z + ncp) / sqrt(V / df), V ~ chi2(df): P(|T'| > c) given V = v is
+ * Phi(ncp - c s) + Phi(-ncp - c s), s = sqrt(v / df); integrated over
+ * w = sqrt(v) (its density 2 w f(w^2) stays finite at 0 for df >= 1) by
+ * Simpson's rule on [0, sqrt(df + 12 sqrt(2 df) + 12)].
+ */
+static double nct_power_c(double ncp, double df, double c)
+{
+	double top, h, sum = 0;
+	int n = 400;
+
+	if (!(df >= 1) || !isfinite(c))
+		return NAN;
+	top = sqrt(df + 12 * sqrt(2 * df) + 12);
+	h = top / n;
+	for (int i = 0; i <= n; i++) {
+		double w = i * h, g, wt;
+
+		g = w > 0 ? exp(log(2) + (df - 1) * log(w) - w * w / 2 -
+				(df / 2) * log(2) - lgamma(df / 2)) :
+			    (df == 1 ? sqrt(2 / M_PI) : 0);
+		wt = i == 0 || i == n ? 1 : i % 2 ? 4 : 2;
+		sum += wt * g * (stats_norm_cdf(ncp - c * w / sqrt(df)) +
+				 stats_norm_cdf(-ncp - c * w / sqrt(df)));
+	}
+	return sum * h / 3;
+}
+
+double stats_nct_power(double ncp, double df, double alpha)
+{
+	return nct_power_c(ncp, df, stats_t_quantile(1 - alpha / 2, df));
+}
+
+double stats_nct_ncp(double power, double df, double alpha)
+{
+	double lo = 0, hi = 1, c = stats_t_quantile(1 - alpha / 2, df);
+
+	if (!(df >= 1) || !(power > 0 && power < 1) || !isfinite(c))
+		return NAN;
+	while (nct_power_c(hi, df, c) < power && hi < 1e6) {
+		lo = hi;
+		hi *= 2;
+	}
+	/* to 1e-5 of the ncp: far below what an MDE is printed to */
+	while (hi - lo > 1e-5 * hi) {
+		double mid = (lo + hi) / 2;
+
+		if (nct_power_c(mid, df, c) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 /* Chi-square quantile, Wilson-Hilferty (relative error < 1e-2 at df 4). */
 double stats_chi2_quantile(double p, double df)
 {

@@ -53,6 +53,14 @@ double stats_betai(double a, double b, double x);
 double stats_t_tail2(double t, double df);
 /* The t with P(T <= t) = @p, 0 < p < 1 (exact, by bisection); NAN outside. */
 double stats_t_quantile(double p, double df);
+/*
+ * Power of the two-sided t test at level @alpha with @df degrees of
+ * freedom when the true effect is @ncp standard errors: P(|T'| > t(1 -
+ * alpha/2, df)) for T' non-central t (integrated over the chi-square
+ * density of the variance). stats_nct_ncp(): the @ncp of power @power.
+ */
+double stats_nct_power(double ncp, double df, double alpha);
+double stats_nct_ncp(double power, double df, double alpha);
 /* Chi-square quantile (Wilson-Hilferty approximation, see stats.c). */
 double stats_chi2_quantile(double p, double df);
 

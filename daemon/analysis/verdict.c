@@ -91,8 +91,7 @@ static double noise_limit(double sd, double df, double alpha)
 	return sd * sqrt(stats_chi2_quantile(1 - alpha, df) / df);
 }
 
-/* sigma that the true sd stays below with probability SIGMA_UCB_LEVEL. */
-static double sigma_ucb(double sd, double df)
+double verdict_sigma_ucb(double sd, double df)
 {
 	return sd * sqrt(df / stats_chi2_quantile(1 - SIGMA_UCB_LEVEL, df));
 }
@@ -176,7 +175,7 @@ static int pick_sigma(struct verdict_result *r, const struct verdict_opts *o)
 	double df = (double)r->n_ctrl + r->n_var - 2, own = NAN;
 
 	if (df >= 1 && isfinite(r->pooled_sd_pct) && r->pooled_sd_pct > 0)
-		own = sigma_ucb(r->pooled_sd_pct, df);
+		own = verdict_sigma_ucb(r->pooled_sd_pct, df);
 	if (o->host_noise_pct > 0) {
 		r->mde_from_host = 1;
 		r->host_noise_pct = o->host_noise_pct;

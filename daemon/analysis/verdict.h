@@ -113,7 +113,12 @@ struct verdict_result {
 	 * experiments, paired.h): the test as one line of text, printed in
 	 * place of the MWU line; "" for the default comparison.
 	 */
-	char design[320];
+	char design[480];
+	/*
+	 * 1: a toggle verdict of one boot, exact for that boot only: it
+	 * raises no alert (the effect may vary from boot to boot).
+	 */
+	int one_boot;
 };
 
 const char *verdict_kind_str(enum verdict_kind k);
@@ -193,6 +198,12 @@ size_t verdict_symbol_rows(const struct verdict_sym *a, size_t na, double ta,
  */
 double verdict_mde(double noise_pct, size_t n1, size_t n2,
 		   const struct verdict_opts *o);
+
+/*
+ * The sd that the true one stays below with probability 0.90, from an
+ * observed sd @sd of @df degrees of freedom (chi-square).
+ */
+double verdict_sigma_ucb(double sd, double df);
 
 /*
  * LKP-shaped text: a header with both names, one line per row

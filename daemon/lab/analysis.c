@@ -38,6 +38,7 @@ static void actx_free(struct actx *a)
 		free(a->v[i].runs);
 		free(a->v[i].boot);
 		free(a->v[i].pos);
+		free(a->v[i].round);
 	}
 	free(a->v);
 	free(a->bench);
@@ -175,7 +176,7 @@ static int load_runs(sqlite3 *db, struct actx *a, struct avar *v)
 		" run_metrics WHERE run_id = r.id AND metric = ?3), 0),"
 		" (SELECT COALESCE(SUM(value), 0) FROM run_metrics WHERE"
 		" run_id = r.id AND metric IN (?4, ?5)),"
-		" r.boot_id, COALESCE(r.boot_pos, 0) FROM runs r"
+		" r.boot_id, COALESCE(r.boot_pos, 0), r.run_index FROM runs r"
 		" WHERE r.experiment_id = ?1 AND r.variant_id = ?2 ORDER BY r.id");
 
 	if (!st)
@@ -191,6 +192,7 @@ static int load_runs(sqlite3 *db, struct actx *a, struct avar *v)
 		struct verdict_run *r = realloc(v->runs, (v->n + 1) * sizeof(*r));
 		char **b = realloc(v->boot, (v->n + 1) * sizeof(*b));
 		int *p = b ? realloc(v->pos, (v->n + 1) * sizeof(*p)) : NULL;
+		int *k = p ? realloc(v->round, (v->n + 1) * sizeof(*k)) : NULL;
 
 		if (r)
 			v->runs = r;
@@ -198,13 +200,16 @@ static int load_runs(sqlite3 *db, struct actx *a, struct avar *v)
 			v->boot = b;
 		if (p)
 			v->pos = p;
-		if (!r || !b || !p) {
+		if (k)
+			v->round = k;
+		if (!r || !b || !p || !k) {
 			sqlite3_finalize(st);
 			return -1;
 		}
 		b[v->n] = sqlite3_column_type(st, 4) == SQLITE_NULL ? NULL :
 			  strdup((const char *)sqlite3_column_text(st, 4));
 		p[v->n] = sqlite3_column_int(st, 5);
+		k[v->n] = sqlite3_column_int(st, 6);
 		r = &v->runs[v->n++];
 		memset(r, 0, sizeof(*r));
 		r->warmup = sqlite3_column_int(st, 1);
@@ -314,6 +319,7 @@ static struct paired_run *paired_side(const struct avar *s,
 			p[i].value = 0;
 		p[i].boot = s->boot[i];
 		p[i].pos = s->pos[i];
+		p[i].round = s->round[i] + 1;
 	}
 	return p;
 }
@@ -490,8 +496,9 @@ static int store_all(sqlite3 *db, const struct analysis_plan *p,
 			db_rollback(db);
 			return -1;
 		}
+		/* one boot of a toggle speaks for that boot only: no alert */
 		if (k->r.kind == VERDICT_REGRESSION && !k->r.per_second &&
-		    fabs(k->r.delta_pct) >= k->r.mde_pct)
+		    !k->r.one_boot && fabs(k->r.delta_pct) >= k->r.mde_pct)
 			regress[(*nregress)++] = id;
 	}
 	return db_commit(db);

@@ -24,6 +24,7 @@ struct avar {
 	struct verdict_run *runs;
 	char **boot;		/* per run: boot id (toggle), NULL unknown */
 	int *pos;		/* per run: position in its boot */
+	int *round;		/* per run: its run_index (the round) */
 	size_t n;
 };
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/metric_defs.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/bisect_json.h"
 #include "daemon/lab/gitmirror.h"
@@ -49,6 +50,7 @@ static json_t *query_json(sqlite3 *db, const char *sql, int64_t id, int many)
 	" s.state = 'queued' AND e.state = 'running' THEN 'running' ELSE" \
 	" s.state END, 'runs', s.runs, 'delta_pct', s.delta_pct, 'ci_lo'," \
 	" s.ci_lo, 'ci_hi', s.ci_hi, 'mde_pct', s.mde_pct, 'verdict', s.verdict," \
+	" 'call', s.call," \
 	" 'bad', CASE WHEN s.bad IS NULL THEN NULL WHEN s.bad THEN json('true')" \
 	" ELSE json('false') END)"
 
@@ -95,6 +97,35 @@ static void range_json(json_t *o, int64_t lo, int64_t hi)
 			    json_array_get(commits, (size_t)hi)));
 }
 
+/*
+ * The metric its steps compared (the first step's comparison) and the
+ * step's direction by that metric's table row: "regression" when bad is
+ * worse than good, else "improvement"; null before the first analysis.
+ */
+static void metric_json(sqlite3 *db, json_t *o, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT c.metric FROM comparisons c JOIN"
+				      " bisection_steps s ON s.experiment_id ="
+				      " c.experiment_id WHERE s.bisection_id = ? ORDER BY"
+				      " s.id, c.id LIMIT 1");
+	double step = json_number_value(json_object_get(o, "step_pct"));
+	const char *dir = NULL;
+	char metric[32] = "";
+
+	if (st) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(metric, sizeof(metric), "%s",
+				 (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (metric[0] && json_is_number(json_object_get(o, "step_pct")) && step != 0)
+		dir = (step > 0) == !!metric_higher_is_worse(metric) ? "regression" :
+		      "improvement";
+	json_object_set_new(o, "metric", metric[0] ? json_string(metric) : json_null());
+	json_object_set_new(o, "direction", dir ? json_string(dir) : json_null());
+}
+
 json_t *bisect_run_json(sqlite3 *db, int64_t id)
 {
 	sqlite3_stmt *st;
@@ -110,10 +141,16 @@ json_t *bisect_run_json(sqlite3 *db, int64_t id)
 		       " 'bench', json(b.bench), 'commits', json(b.commits),"
 		       " 'failure_reason', b.failure_reason, 'created_at',"
 		       " b.created_at, 'finished_at', b.finished_at,"
-		       " 'report_alert_id', b.alert_id) FROM bisections b JOIN"
+		       " 'report_alert_id', b.alert_id, 'outcome', b.outcome,"
+		       " 'parent_id', b.parent_id) FROM bisections b JOIN"
 		       " bases ba ON ba.id = b.base_id WHERE b.id = ?", id, 0);
 	if (!o)
 		return NULL;
+	/* A split's two bisections, one each side of its midpoint. */
+	json_object_set_new(o, "children", query_json(db, "SELECT json_object("
+		"'id', id, 'state', state, 'outcome', outcome, 'good', good, 'bad',"
+		" bad, 'culprit', culprit, 'step_pct', step_pct) FROM bisections"
+		" WHERE parent_id = ? ORDER BY id", id, 1));
 	json_object_set_new(o, "steps", query_json(db, "SELECT " STEP_JSON
 		" FROM bisection_steps s LEFT JOIN experiments e ON"
 		" e.id = s.experiment_id WHERE s.bisection_id = ? ORDER BY s.id", id, 1));
@@ -130,6 +167,7 @@ json_t *bisect_run_json(sqlite3 *db, int64_t id)
 		}
 		sqlite3_finalize(st);
 	}
+	metric_json(db, o, id);
 	json_object_set_new(o, "culprit", culprit[0] ?
 			    culprit_json(db, id, base_id, culprit) : json_null());
 	if (lo >= 0 && hi > lo)
@@ -142,6 +180,7 @@ json_t *bisect_run_list_json(sqlite3 *db)
 	return query_json(db, "SELECT json_object('id', b.id, 'state', b.state,"
 			  " 'base', ba.name, 'label', b.label, 'good', b.good, 'bad',"
 			  " b.bad, 'culprit', b.culprit, 'track_id', b.track_id,"
+			  " 'outcome', b.outcome, 'parent_id', b.parent_id,"
 			  " 'steps', (SELECT count(*) FROM bisection_steps s WHERE"
 			  " s.bisection_id = b.id), 'created_at', b.created_at)"
 			  " FROM bisections b JOIN bases ba ON ba.id = b.base_id"

@@ -8,11 +8,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/failure_reasons.h"
 #include "daemon/analysis/bisect.h"
+#include "daemon/analysis/verdict.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/bisect_report.h"
 #include "daemon/lab/bisect_run.h"
+#include "daemon/lab/bisect_step.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/lab/planner.h"
@@ -23,10 +24,12 @@
 
 /* A midpoint's runs may grow to this many times the bisection's runs. */
 #define BISECT_MAX_RUNS_X 4
+/* The first step's (bad vs good) and a confirmation's. */
+#define BISECT_END_RUNS_X 2
 
 /* What a running bisection needs to queue a step. */
 struct bisection {
-	int64_t id, base_id, key_id;
+	int64_t id, base_id, key_id, track_id;
 	char label[256], host_label[65], backend[65];
 	char *bench;
 	int runs;
@@ -36,8 +39,9 @@ struct bisection {
 	struct base_ref base;
 };
 
-static int finish(sqlite3 *db, int64_t id, const char *state, const char *why,
-		  const char *culprit, const struct bisect_step *r);
+static int finish(sqlite3 *db, int64_t id, const char *outcome,
+		  const char *why, const char *culprit,
+		  const struct bisect_step *r);
 
 static void bisection_free(struct bisection *b)
 {
@@ -74,7 +78,8 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 	sqlite3_stmt *st = db_prepare(db, "SELECT base_id, label,"
 				      " coalesce(host_label, ''), coalesce(backend, ''),"
 				      " bench, runs, commits, step_pct,"
-				      " coalesce(created_by, 0) FROM bisections"
+				      " coalesce(created_by, 0), coalesce(track_id, 0)"
+				      " FROM bisections"
 				      " WHERE id = ? AND state = 'running'");
 	int rc = -1;
 
@@ -93,6 +98,7 @@ static int bisection_load(sqlite3 *db, int64_t id, struct bisection *b)
 		b->step_pct = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN :
 			      sqlite3_column_double(st, 7);
 		b->key_id = sqlite3_column_int64(st, 8);
+		b->track_id = sqlite3_column_int64(st, 9);
 		rc = b->bench ? parse_commits((const char *)sqlite3_column_text(st, 6), b) : -1;
 	} else {
 		rc = 1;		/* not running */
@@ -132,7 +138,8 @@ static int queue_step(sqlite3 *db, const struct bisection *b, size_t idx,
 		.label = b->host_label[0] ? b->host_label : NULL,
 		.backend = b->backend[0] ? b->backend : NULL,
 		.runs = b->runs,
-		.max_runs = (mid ? BISECT_MAX_RUNS_X : 2) * b->runs, .variants = v,
+		.max_runs = (mid ? BISECT_MAX_RUNS_X : BISECT_END_RUNS_X) * b->runs,
+		.variants = v,
 		.nvariants = mid ? 3 : 2, .submitter_key_id = b->key_id,
 	};
 	struct gitmirror_commit c;
@@ -299,6 +306,15 @@ int bisect_run_start(sqlite3 *db, const struct bisect_spec *s, int64_t *id,
 	return rc;
 }
 
+double bisect_run_first_alpha(int runs)
+{
+	struct verdict_opts o;
+
+	verdict_opts_default(&o);
+	return planner_look_alpha(runs, BISECT_END_RUNS_X * runs,
+				  VERDICT_MIN_RUNS, o.alpha, runs);
+}
+
 /* ---- the first-parent list (the bisect worker) ----------------------- */
 
 /* Bisection @id ends 'failed' with @why; its first step is cancelled. */
@@ -405,195 +421,26 @@ int bisect_run_prepare(sqlite3 *db, const struct jobs_ctx *jc)
 
 /* ---- advancing ------------------------------------------------------- */
 
-struct outcome {
-	int skipped;		/* the step commit does not build */
-	char fail[256];		/* non-empty: the bisection fails */
-	double delta, lo, hi, mde;
-	char verdict[32];
-	int runs;
-	double bad_delta;	/* B vs G in the same experiment (midpoints) */
-};
-
 /*
- * Why variant @name of step experiment @exp has no result ("" when it has
- * one or is still going): the variant's own failure (a reason that is not
- * retried), else, when none of its jobs succeeded, the last failed job's
- * reason (a retryable one after the attempt cap).
+ * End bisection @id with @outcome (the outcome column, schema 0017): done
+ * for a culprit, a range, a split or a step that did not reproduce (the
+ * lab answered), failed for the rest; @why for the ones without culprit.
  */
-static void variant_failure(sqlite3 *db, int64_t exp, const char *name,
-			    char *out, size_t len)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT CASE WHEN v.state = 'failed'"
-				      " THEN coalesce(v.failure_reason, 'failed')"
-				      " WHEN NOT EXISTS (SELECT 1 FROM jobs j WHERE"
-				      " j.variant_id = v.id AND j.state = 'done') THEN"
-				      " coalesce((SELECT j.failure_reason FROM jobs j"
-				      " WHERE j.variant_id = v.id AND j.state = 'failed'"
-				      " ORDER BY j.finished_at DESC, j.id DESC LIMIT 1), '')"
-				      " ELSE '' END FROM variants v WHERE"
-				      " v.experiment_id = ? AND v.name = ?");
-
-	out[0] = '\0';
-	if (!st)
-		return;
-	sqlite3_bind_int64(st, 1, exp);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		col(out, len, st, 0);
-	sqlite3_finalize(st);
-}
-
-/* "boot: the kernel did not boot ..." for a reason of the table. */
-static void failure_text(char *dst, size_t len, const char *prefix,
-			 const char *why)
-{
-	const struct failure_reason *r = failure_reason_find(why);
-
-	if (r)
-		snprintf(dst, len, "%s (%s: %s)", prefix, r->name, r->meaning);
-	else
-		snprintf(dst, len, "%s (%s)", prefix, why);
-}
-
-static void step_outcome(sqlite3 *db, int64_t exp, struct outcome *o)
-{
-	const struct failure_reason *r;
-	char why[64];
-	sqlite3_stmt *st;
-
-	memset(o, 0, sizeof(*o));
-	o->delta = o->lo = o->hi = o->mde = o->bad_delta = NAN;
-	variant_failure(db, exp, "good", why, sizeof(why));
-	if (why[0]) {
-		failure_text(o->fail, sizeof(o->fail), "the good commit failed", why);
-		return;
-	}
-	variant_failure(db, exp, "parent", why, sizeof(why));
-	if (why[0]) {
-		failure_text(o->fail, sizeof(o->fail), "the culprit's parent failed",
-			     why);
-		return;
-	}
-	variant_failure(db, exp, "bad", why, sizeof(why));
-	if (why[0]) {
-		failure_text(o->fail, sizeof(o->fail), "the bad commit failed", why);
-		return;
-	}
-	/* Only a reason the table marks "skip" (build) skips the commit like
-	 * git bisect skip; any other failure of the step, retried or not,
-	 * fails the bisection with it (common/failure_reasons.c). */
-	variant_failure(db, exp, "step", why, sizeof(why));
-	r = failure_reason_find(why);
-	if (r && r->bisect == FAILURE_BISECT_SKIP) {
-		o->skipped = 1;
-		return;
-	}
-	if (why[0]) {
-		failure_text(o->fail, sizeof(o->fail), "a step failed", why);
-		return;
-	}
-	st = db_prepare(db, "SELECT c.delta_pct, c.ci_low, c.ci_high, c.mde_pct,"
-			" c.verdict, c.runs FROM comparisons c JOIN variants v ON"
-			" v.id = c.variant_id WHERE c.experiment_id = ? AND"
-			" v.name = 'step' ORDER BY c.id DESC LIMIT 1");
-	if (!st)
-		return (void)snprintf(o->fail, sizeof(o->fail), "database error");
-	sqlite3_bind_int64(st, 1, exp);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-			o->delta = sqlite3_column_double(st, 0);
-		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-			o->lo = sqlite3_column_double(st, 1);
-		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
-			o->hi = sqlite3_column_double(st, 2);
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
-			o->mde = sqlite3_column_double(st, 3);
-		col(o->verdict, sizeof(o->verdict), st, 4);
-		o->runs = sqlite3_column_int(st, 5);
-	}
-	sqlite3_finalize(st);
-	if (!o->verdict[0] || !isfinite(o->delta))
-		snprintf(o->fail, sizeof(o->fail), "a step has no comparison");
-	st = db_prepare(db, "SELECT c.delta_pct FROM comparisons c JOIN variants v"
-			" ON v.id = c.variant_id WHERE c.experiment_id = ? AND"
-			" v.name = 'bad' ORDER BY c.id DESC LIMIT 1");
-	if (!st)
-		return;
-	sqlite3_bind_int64(st, 1, exp);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL)
-		o->bad_delta = sqlite3_column_double(st, 0);
-	sqlite3_finalize(st);
-}
-
-static void bind_num(sqlite3_stmt *st, int i, double v)
-{
-	if (isfinite(v))
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static int record_step(sqlite3 *db, int64_t step, const struct outcome *o,
-		       int bad)
-{
-	sqlite3_stmt *st = db_prepare(db, "UPDATE bisection_steps SET state = ?,"
-				      " bad = ?, delta_pct = ?, ci_lo = ?, ci_hi = ?,"
-				      " mde_pct = ?, verdict = NULLIF(?, ''),"
-				      " runs = coalesce(NULLIF(?, 0), runs) WHERE id = ?");
-	int ok;
-
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, o->skipped ? "skipped" : "done", -1, SQLITE_STATIC);
-	if (!o->skipped && bad >= 0)
-		sqlite3_bind_int(st, 2, bad);
-	bind_num(st, 3, o->delta);
-	bind_num(st, 4, o->lo);
-	bind_num(st, 5, o->hi);
-	bind_num(st, 6, o->mde);
-	sqlite3_bind_text(st, 7, o->verdict, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 8, o->runs);
-	sqlite3_bind_int64(st, 9, step);
-	ok = sqlite3_step(st) == SQLITE_DONE;
-	sqlite3_finalize(st);
-	return ok ? 0 : -1;
-}
-
-/* An unknown step that goes on: its figures so far, still running. */
-static int record_progress(sqlite3 *db, int64_t step, const struct outcome *o,
-			   int runs)
-{
-	sqlite3_stmt *st = db_prepare(db, "UPDATE bisection_steps SET state ="
-				      " 'running', bad = NULL, delta_pct = ?, ci_lo = ?,"
-				      " ci_hi = ?, mde_pct = ?, verdict = 'unknown',"
-				      " runs = ? WHERE id = ?");
-	int ok;
-
-	if (!st)
-		return -1;
-	bind_num(st, 1, o->delta);
-	bind_num(st, 2, o->lo);
-	bind_num(st, 3, o->hi);
-	bind_num(st, 4, o->mde);
-	sqlite3_bind_int(st, 5, runs);
-	sqlite3_bind_int64(st, 6, step);
-	ok = sqlite3_step(st) == SQLITE_DONE;
-	sqlite3_finalize(st);
-	return ok ? 0 : -1;
-}
-
-static int finish(sqlite3 *db, int64_t id, const char *state, const char *why,
-		  const char *culprit, const struct bisect_step *r)
+static int finish(sqlite3 *db, int64_t id, const char *outcome,
+		  const char *why, const char *culprit,
+		  const struct bisect_step *r)
 {
 	sqlite3_stmt *st = db_prepare(db, "UPDATE bisections SET state = ?,"
 				      " failure_reason = ?, culprit = ?, range_lo = ?,"
-				      " range_hi = ?, finished_at = ? WHERE id = ?");
-	int ok;
+				      " range_hi = ?, finished_at = ?, outcome = ?"
+				      " WHERE id = ?");
+	int done = !strcmp(outcome, "culprit") || !strcmp(outcome, "range") ||
+		   !strcmp(outcome, "split") ||
+		   !strcmp(outcome, "did_not_reproduce"), ok;
 
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, done ? "done" : "failed", -1, SQLITE_STATIC);
 	if (why)
 		sqlite3_bind_text(st, 2, why, -1, SQLITE_STATIC);
 	if (culprit)
@@ -603,7 +450,8 @@ static int finish(sqlite3 *db, int64_t id, const char *state, const char *why,
 		sqlite3_bind_int64(st, 5, (int64_t)r->hi);
 	}
 	sqlite3_bind_int64(st, 6, (int64_t)time(NULL));
-	sqlite3_bind_int64(st, 7, id);
+	sqlite3_bind_text(st, 7, outcome, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 8, id);
 	ok = sqlite3_step(st) == SQLITE_DONE;
 	sqlite3_finalize(st);
 	return ok ? 0 : -1;
@@ -657,10 +505,10 @@ static int advance(sqlite3 *db, struct bisection *b)
 		if (r.index > 1)
 			return queue_step(db, b, r.index, (int64_t)r.index,
 					  r.index - 1);
-		rc = finish(db, b->id, "done", NULL, b->commits[r.index], &r);
+		rc = finish(db, b->id, "culprit", NULL, b->commits[r.index], &r);
 		break;
 	case BISECT_RANGE:
-		rc = finish(db, b->id, "done", NULL, NULL, &r);
+		rc = finish(db, b->id, "range", NULL, NULL, &r);
 		break;
 	default:
 		rc = finish(db, b->id, "failed", "the bad commit is not bad", NULL, NULL);
@@ -704,19 +552,86 @@ static int set_step_pct(sqlite3 *db, int64_t id, double pct)
 	return ok ? 0 : -1;
 }
 
+/* ---- several culprits ------------------------------------------------ */
+
+/*
+ * Child bisection of @b over its commits [@from, @to]: its first step
+ * (commit @to against @from) queued; the list is known already. Inside
+ * the caller's transaction. 0 or -1.
+ */
+static int child(sqlite3 *db, const struct bisection *b, size_t from,
+		 size_t to, int64_t *id)
+{
+	struct bisect_spec s = {
+		.label = b->label, .bench_json = b->bench, .runs = b->runs,
+		.host_label = b->host_label[0] ? b->host_label : NULL,
+		.backend = b->backend[0] ? b->backend : NULL,
+		.track_id = b->track_id, .key_id = b->key_id,
+	};
+	struct bisection c = *b;
+	json_t *a = json_array();
+	char *list;
+	int rc;
+
+	for (size_t i = from; i <= to; i++)
+		json_array_append_new(a, json_string(b->commits[i]));
+	list = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	rc = list ? insert_bisection(db, &s, b->base_id, b->commits[from],
+				     b->commits[to], list, id) : -1;
+	free(list);
+	if (rc || db_int(db, -1, "UPDATE bisections SET parent_id = ? WHERE"
+			 " id = ? RETURNING 0", 2, b->id, *id))
+		return -1;
+	c.id = *id;
+	c.commits = b->commits + from;
+	c.n = to - from + 1;
+	c.step_pct = NAN;
+	return queue_step(db, &c, c.n - 1, (int64_t)c.n - 1, 0);
+}
+
+/*
+ * Midpoint @idx of @b lies between both ends: two bisections take over,
+ * good..idx and idx..bad, each measuring its own step first (a revert
+ * between two regressions shows as an improvement in one of them); @b
+ * ends 'split'. Children are not charged to the key's quota: they are
+ * the rest of a bisection it was charged for. 0 or -1.
+ */
+static int split(sqlite3 *db, struct bisection *b, size_t idx)
+{
+	int64_t left, right;
+	char why[300];
+
+	if (child(db, b, 0, idx, &left) || child(db, b, idx, b->n - 1, &right))
+		return -1;
+	snprintf(why, sizeof(why), "split at commit %.12s (step %zu), between"
+		 " good and bad: bisection %lld (good..%.12s) and %lld"
+		 " (%.12s..bad)", b->commits[idx], idx, (long long)left,
+		 b->commits[idx], (long long)right, b->commits[idx]);
+	return finish(db, b->id, "split", why, NULL, NULL);
+}
+
 /*
  * A midpoint's three-way decision (bisect_call: its CI against half the
  * step re-measured in the same experiment, in the first step's
- * direction). 1 bad, 0 good; -2 unknown with more runs queued (the step
- * goes on); 2 unknown at the cap (the bisection failed, saying why); -1.
+ * direction), unless it lies between both ends (bisect_splits: a change
+ * each side of it). 1 bad, 0 good; -2 unknown with more runs queued (the
+ * step goes on); 2 unknown at the cap (the bisection failed, saying why)
+ * or split (two bisections go on); -1.
  */
 static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
-		    int64_t step, size_t idx, const struct outcome *o)
+		    int64_t step, size_t idx, const struct bisect_outcome *o)
 {
 	int dir = b->step_pct > 0 ? 1 : -1, rounds, added;
 	enum bisect_call c = bisect_call(o->lo, o->hi, o->bad_delta, dir);
 	char why[400];
 
+	if (bisect_splits(o->lo, o->hi, o->bad_lo, o->bad_hi, dir)) {
+		if (bisect_step_record(db, step, o, -1, "between") ||
+		    split(db, b, idx))
+			return -1;
+		return 2;
+	}
 	if (c != BISECT_CALL_UNKNOWN)
 		return c == BISECT_CALL_BAD;
 	rounds = (int)db_int(db, 0, "SELECT coalesce(max(run_index) + 1, 0) FROM"
@@ -727,7 +642,7 @@ static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
 		return -1;
 	if (added > 0) {
 		/* Shown while it runs: unknown so far (bad stays NULL). */
-		if (record_progress(db, step, o, rounds))
+		if (bisect_step_progress(db, step, o, rounds))
 			return -1;
 		return -2;
 	}
@@ -737,8 +652,8 @@ static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
 		 " with it (%.3f %% / 2); more runs, or a larger step, can"
 		 " decide it", b->commits[idx], idx, rounds, o->delta, o->lo,
 		 o->hi, o->bad_delta);
-	if (record_step(db, step, o, -1) ||
-	    finish(db, b->id, "failed", why, NULL, NULL))
+	if (bisect_step_record(db, step, o, -1, "unknown") ||
+	    finish(db, b->id, "unknown", why, NULL, NULL))
 		return -1;
 	return 2;
 }
@@ -750,7 +665,7 @@ static int midpoint(sqlite3 *db, struct bisection *b, int64_t exp,
  * over several commits, or be noise), saying so. 1 finished, or -1.
  */
 static int confirm(sqlite3 *db, struct bisection *b, int64_t step, size_t idx,
-		   const struct outcome *o)
+		   const struct bisect_outcome *o)
 {
 	int dir = b->step_pct > 0 ? 1 : -1;
 	int ok = !o->skipped && dir * o->delta > 0 &&
@@ -758,26 +673,26 @@ static int confirm(sqlite3 *db, struct bisection *b, int64_t step, size_t idx,
 		  !strcmp(o->verdict, "improvement"));
 	char why[400];
 
-	if (record_step(db, step, o, ok))
+	if (bisect_step_record(db, step, o, ok, ok ? "confirmed" : "not_confirmed"))
 		return -1;
 	if (ok)
-		return finish(db, b->id, "done", NULL, b->commits[idx], NULL) ? -1 : 1;
+		return finish(db, b->id, "culprit", NULL, b->commits[idx], NULL) ? -1 : 1;
 	snprintf(why, sizeof(why), "not confirmed: commit %.12s is bad against"
 		 " good but not against its parent (%s, delta %.3f %%, 95 %% CI"
 		 " [%.3f, %.3f] %%): the step may be spread over several commits,"
 		 " or be noise", b->commits[idx], o->skipped ? "its parent does"
 		 " not build" : o->verdict, o->delta, o->lo, o->hi);
-	return finish(db, b->id, "failed", why, NULL, NULL) ? -1 : 1;
+	return finish(db, b->id, "not_confirmed", why, NULL, NULL) ? -1 : 1;
 }
 
 /* Inside a transaction: record step @step of @b. 1: finished, 0 more, -1 */
 static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 		     int64_t step, size_t idx)
 {
-	struct outcome o;
+	struct bisect_outcome o;
 	int bad = 0;
 
-	step_outcome(db, exp, &o);
+	bisect_step_outcome(db, exp, &o);
 	if (o.fail[0])
 		return finish(db, b->id, "failed", o.fail, NULL, NULL) ? -1 : 1;
 	/* The commit's step is done already: this is its confirmation. */
@@ -795,8 +710,9 @@ static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 
 			snprintf(why, sizeof(why), "the step between good and bad"
 				 " did not reproduce (%s)", o.verdict);
-			record_step(db, step, &o, 0);
-			return finish(db, b->id, "failed", why, NULL, NULL) ? -1 : 1;
+			bisect_step_record(db, step, &o, 0, "did_not_reproduce");
+			return finish(db, b->id, "did_not_reproduce", why, NULL,
+				      NULL) ? -1 : 1;
 		}
 		b->step_pct = o.delta;
 		if (set_step_pct(db, b->id, o.delta))
@@ -808,8 +724,9 @@ static int take_step(sqlite3 *db, struct bisection *b, int64_t exp,
 			return bad == -2 ? 0 : -1;
 	}
 	if (bad > 1)
-		return 1;	/* finished: unknown at the cap */
-	if (record_step(db, step, &o, bad))
+		return 1;	/* finished: unknown at the cap, or split */
+	if (bisect_step_record(db, step, &o, bad, idx == b->n - 1 ? "reproduced" :
+			       bad ? "bad" : "good"))
 		return -1;
 	return advance(db, b);
 }

@@ -64,6 +64,13 @@ int bisect_run_start(store_conn *db, const struct bisect_spec *s, int64_t *id,
 		     struct lab_err *e);
 
 /*
+ * The level the first step (bad against good, @runs a side, capped at
+ * twice that) decides at on its first look: what the MDE gate of a
+ * track's change point measures a step against (track_gate.h).
+ */
+double bisect_run_first_alpha(int runs);
+
+/*
  * The bisect worker: read and store the first-parent list of bisections
  * that have none yet (a good commit off bad's first-parent line, or a
  * history git cannot read, fails the bisection and cancels its first

@@ -36,6 +36,7 @@ int experiment_state_valid(const char *state)
 	"SELECT e.id, e.title, e.kind, e.state, e.label, e.backend," \
 	" b.name AS base, h.name AS host, k.name AS submitter, e.runs AS runs_planned," \
 	" e.max_runs, e.created_at, e.started_at, e.finished_at, e.failure_reason," \
+	" CASE WHEN e.analysis_pending THEN 'true' ELSE 'false' END AS analysis_pending_json," \
 	" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id) AS \"progress.jobs_total\"," \
 	" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.state = 'done') AS \"progress.jobs_done\"," \
 	" (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.state IN ('failed', 'cancelled')) AS \"progress.jobs_failed\"," \

@@ -13,31 +13,44 @@
 #include "daemon/lab/planner.h"
 #include "daemon/analysis/stats.h"
 
-void planner_order(int nvariants, int first_round, int rounds, int *variant,
-		   int *run)
+void planner_order_boots(int nvariants, int first_round, int rounds,
+			 int runs_per_boot, int *variant, int *run)
 {
 	int r, i, k = 0;
 
 	for (r = first_round; r < first_round + rounds; r++) {
+		/* round j of boot b: reversed when j + b is odd */
+		int flip = runs_per_boot > 0 ?
+				   (r % runs_per_boot + r / runs_per_boot) % 2 :
+				   r % 2;
+
 		for (i = 0; i < nvariants; i++) {
-			variant[k] = (r % 2) ? nvariants - 1 - i : i;
+			variant[k] = flip ? nvariants - 1 - i : i;
 			run[k] = r;
 			k++;
 		}
 	}
 }
 
+void planner_order(int nvariants, int first_round, int rounds, int *variant,
+		   int *run)
+{
+	planner_order_boots(nvariants, first_round, rounds, 0, variant, run);
+}
+
 /* Insert jobs for rounds [first, first + rounds) after seq @seq0. */
 static int add_jobs(sqlite3 *db, int64_t exp, const int64_t *variant_ids,
 		    int nvariants, int first, int rounds, int seq0)
 {
+	int per_boot = (int)db_int(db, 0, "SELECT coalesce(runs_per_boot, 0) FROM"
+				   " experiments WHERE id = ?", 1, exp);
 	int n = nvariants * rounds, i, ret = -1;
 	int *vi = calloc(n, sizeof(int)), *ri = calloc(n, sizeof(int));
 	sqlite3_stmt *st = NULL;
 
 	if (!vi || !ri)
 		goto out;
-	planner_order(nvariants, first, rounds, vi, ri);
+	planner_order_boots(nvariants, first, rounds, per_boot, vi, ri);
 	st = db_prepare(db, "INSERT INTO jobs (experiment_id, variant_id, run_index,"
 			" seq, created_at) VALUES (?,?,?,?,?)");
 	if (!st)

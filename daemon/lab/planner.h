@@ -32,6 +32,18 @@
 void planner_order(int nvariants, int first_round, int rounds,
 		   int *variant, int *run);
 
+/*
+ * The same for a toggle experiment of @runs_per_boot rounds a boot
+ * (round r in boot r / runs_per_boot): within a boot the rounds still
+ * alternate (A B B A ...), and the boots alternate which variant opens
+ * them (boot 0 A B B A, boot 1 B A A B, ...), whatever the parity of
+ * runs_per_boot, so a first-run warm-up or a carry-over lands on each
+ * side equally often. The order is recorded in the jobs (seq) and the
+ * runs' boot positions. @runs_per_boot <= 0: planner_order().
+ */
+void planner_order_boots(int nvariants, int first_round, int rounds,
+			 int runs_per_boot, int *variant, int *run);
+
 struct variant_spec {
 	const char *name;
 	bool is_control;

@@ -13,10 +13,12 @@
 #include "common/git_names.h"
 #include "daemon/analysis/changepoint.h"
 #include "daemon/analysis/stats.h"
+#include "daemon/analysis/verdict.h"
 #include "daemon/lab/bases.h"
 #include "daemon/lab/bisect_run.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/lab/series.h"
+#include "daemon/lab/track_gate.h"
 #include "daemon/lab/tracks.h"
 #include "daemon/store/db.h"
 #include "daemon/store/json.h"
@@ -198,20 +200,38 @@ static void skip_cp(int64_t cp)
 		cp_skip[ncp_skip++] = cp;
 }
 
-/* Start the bisection of change point @cp (the row @st): 1 started, 0
- * not (skip it from now on), -1 not yet (its mirror is being fetched). */
+/* A verdict needs 5 runs a side at least (exact MWU). */
+static int bisect_runs(int track_runs)
+{
+	return track_runs > VERDICT_MIN_RUNS ? track_runs : VERDICT_MIN_RUNS;
+}
+
+/*
+ * Start the bisection of change point @cp (the row @st): 1 started, 0
+ * not (skip it from now on), 2 below the MDE of its steps (the note says
+ * so; looked at again when its series has a new point), -1 not yet (its
+ * mirror is being fetched).
+ */
 static int bisect_change_point(sqlite3 *db, sqlite3_stmt *st, int64_t cp,
 			       int64_t sid)
 {
 	char good[41], bad[41], label[96], host[65], be[65];
+	int64_t point = sqlite3_column_int64(st, 1), id;
+	struct bisect_gate g;
 	struct lab_err e;
 	struct base_ref b;
 	char *bench;
-	int64_t id;
 	int rc;
 
-	if (cp_commits(db, sid, sqlite3_column_int64(st, 1), good, bad) != 1 ||
-	    bases_by_id(db, sqlite3_column_int64(st, 2), &b, NULL) ||
+	if (cp_commits(db, sid, point, good, bad) != 1)
+		return 0;
+	if (track_gate(db, sqlite3_column_int64(st, 8), sid, cp, point,
+		       sqlite3_column_double(st, 10),
+		       bisect_runs(sqlite3_column_int(st, 7)), &g))
+		return -1;
+	if (!g.start)
+		return 2;
+	if (bases_by_id(db, sqlite3_column_int64(st, 2), &b, NULL) ||
 	    adjacent(&b, good, bad))
 		return 0;
 	snprintf(label, sizeof(label), "track %s", sqlite3_column_text(st, 3));
@@ -223,8 +243,7 @@ static int bisect_change_point(sqlite3 *db, sqlite3_stmt *st, int64_t cp,
 		.label = label,
 		.host_label = host[0] ? host : NULL,
 		.backend = be[0] ? be : NULL, .bench_json = bench,
-		/* A verdict needs 5 runs a side at least (exact MWU). */
-		.runs = sqlite3_column_int(st, 7) > 5 ? sqlite3_column_int(st, 7) : 5,
+		.runs = bisect_runs(sqlite3_column_int(st, 7)),
 		.track_id = sqlite3_column_int64(st, 8),
 		.change_point_id = cp,
 	};
@@ -243,11 +262,14 @@ int tracks_bisect_change_points(sqlite3 *db)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT cp.id, cp.point_id, t.base_id,"
 				      " t.label, t.host_label, t.backend, t.bench, t.runs,"
-				      " t.id, cp.series_id FROM change_points cp JOIN"
-				      " tracks t ON t.series_id = cp.series_id WHERE"
-				      " cp.state = 'confirmed' AND NOT EXISTS"
-				      " (SELECT 1 FROM bisections WHERE change_point_id = cp.id)"
-				      " ORDER BY cp.id LIMIT 64");
+				      " t.id, cp.series_id, cp.delta_pct FROM change_points"
+				      " cp JOIN tracks t ON t.series_id = cp.series_id WHERE"
+				      " cp.state = 'confirmed' AND cp.delta_pct IS NOT NULL"
+				      " AND NOT EXISTS (SELECT 1 FROM bisections WHERE"
+				      " change_point_id = cp.id) AND (cp.bisect_gate_points"
+				      " IS NULL OR cp.bisect_gate_points < (SELECT count(*)"
+				      " FROM series_points sp WHERE sp.series_id ="
+				      " cp.series_id)) ORDER BY cp.id LIMIT 64");
 	int started = 0, rc;
 
 	if (!st)
@@ -258,9 +280,9 @@ int tracks_bisect_change_points(sqlite3 *db)
 		if (skipped_cp(cp))
 			continue;
 		rc = bisect_change_point(db, st, cp, sqlite3_column_int64(st, 9));
-		if (rc >= 0)
+		if (rc == 0 || rc == 1)
 			skip_cp(cp);
-		started += rc > 0;
+		started += rc == 1;
 	}
 	sqlite3_finalize(st);
 	return started;
@@ -324,15 +346,23 @@ int tracks_owns_experiment(sqlite3 *db, int64_t exp)
 	" 'polled_at', t.polled_at, 'poll_error', t.poll_error, 'series', " \
 	" (SELECT name FROM series WHERE id = t.series_id), 'series_id', t.series_id," \
 	" 'metric', (SELECT metric FROM series WHERE id = t.series_id)," \
-	" 'detect', json_object('min_size', t.cp_min_size, 'max_p', t.cp_max_p)," \
+	" 'detect', json_object('min_size', t.cp_min_size, 'max_p', t.cp_max_p," \
+	" 'migrated_from', json(t.detect_migrated_from))," \
 	" 'created_at', t.created_at)"
+
+static json_t *col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? json_null() :
+	       json_real(sqlite3_column_double(st, i));
+}
 
 /* Change points with their index among the points and their commits. */
 static json_t *change_points(sqlite3 *db, int64_t sid, json_t *points)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT id, point_id, delta_pct, state"
-				      " FROM change_points WHERE series_id = ? AND"
-				      " state != 'retracted' ORDER BY t, id");
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, point_id, delta_pct, state,"
+				      " bisect_note, bisect_mde_pct FROM change_points"
+				      " WHERE series_id = ? AND state != 'retracted'"
+				      " ORDER BY t, id");
 	json_t *a = json_array(), *p = NULL;
 	size_t i;
 
@@ -348,13 +378,16 @@ static json_t *change_points(sqlite3 *db, int64_t sid, json_t *points)
 				break;
 		if (i == json_array_size(points) || i == 0)
 			continue;
-		json_array_append_new(a, json_pack("{s:I,s:I,s:O,s:O,s:o,s:b,s:s}",
+		/* bisect_note: why it was bisected or not (track_gate.h). */
+		json_array_append_new(a, json_pack("{s:I,s:I,s:O,s:O,s:o,s:b,s:s,s:o,s:o}",
 			"id", (json_int_t)sqlite3_column_int64(st, 0), "index",
 			(json_int_t)i, "good", json_object_get(json_array_get(points,
 			i - 1), "commit"), "bad", json_object_get(p, "commit"),
-			"delta_pct", sqlite3_column_type(st, 2) == SQLITE_NULL ?
-			json_null() : json_real(sqlite3_column_double(st, 2)),
-			"confirmed", !strcmp(state, "confirmed"), "state", state));
+			"delta_pct", col_num(st, 2), "confirmed",
+			!strcmp(state, "confirmed"), "state", state, "bisect_note",
+			sqlite3_column_type(st, 4) == SQLITE_NULL ? json_null() :
+			json_string((const char *)sqlite3_column_text(st, 4)),
+			"bisect_mde_pct", col_num(st, 5)));
 	}
 	sqlite3_finalize(st);
 	return a;
@@ -382,7 +415,8 @@ json_t *tracks_json(sqlite3 *db, int64_t id)
 		json_integer_value(json_object_get(o, "series_id")), pts));
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "bisections", json_query_texts(db, "SELECT json_object("
-		"'id', id, 'state', state, 'culprit', culprit, 'good', good, 'bad', bad)"
+		"'id', id, 'state', state, 'culprit', culprit, 'good', good, 'bad', bad,"
+		" 'outcome', outcome, 'parent_id', parent_id, 'step_pct', step_pct)"
 		" FROM bisections WHERE track_id = ? ORDER BY id", id, 1));
 	return o;
 }

@@ -10,7 +10,9 @@
 # the experiment shows them per run; uploading the same run twice stores
 # it once. A "setting" failure fails that variant with the reason and puts
 # the boot's other leased jobs back in the queue (not failed). The
-# comparison of a toggle is decided by the paired test and says so.
+# comparison of a toggle is decided by the paired test and says so; of
+# one boot, it says "this boot only" and raises no alert, and it shows
+# the carry-over estimate of the ABBA order.
 . "$(dirname "$0")/lib.sh"
 start_daemon --lease-seconds 4
 SUB=$(make_key submit alice)
@@ -127,6 +129,13 @@ exp=$(wait_analysed "$id2" "$SUB")
 check "$(jq -r .state <<<"$exp")" = done "second toggle done"
 c=$(jq '.comparison[] | select(.variant == "B" and .metric == "iops")' <<<"$exp")
 check "$(jq -r .verdict <<<"$c")" = regression "paired verdict"
-grep -q "toggle design, paired: 5 pairs by position in 1 boot; paired t test" <<<"$(jq -r .result.text <<<"$c")" ||
+grep -q "toggle design, paired: 5 pairs by round in 1 boot; paired t test" <<<"$(jq -r .result.text <<<"$c")" ||
 	fail "verdict text does not name the paired test: $(jq -r .result.text <<<"$c")"
+# One boot speaks for that boot only: said, and no alert.
+grep -q "this boot only" <<<"$(jq -r .result.text <<<"$c")" ||
+	fail "a one-boot verdict does not say 'this boot only': $(jq -r .result.text <<<"$c")"
+check "$(sql "SELECT count(*) FROM alerts a JOIN comparisons c ON c.id = a.comparison_id WHERE c.experiment_id = $id2")" -eq 0 \
+	"no alert for a one-boot regression"
+grep -q "carry-over (order effect)" <<<"$(jq -r .result.text <<<"$c")" ||
+	fail "no carry-over estimate: $(jq -r .result.text <<<"$c")"
 echo "PASS"

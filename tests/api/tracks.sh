@@ -97,6 +97,10 @@ check "$(jq -r '[.change_points[] | select(.confirmed)] | length' <<<"$body")" -
 check "$(jq -r '.change_points[0].good' <<<"$body")" = "${C[16]}" "change point after c16"
 check "$(jq -r '.change_points[0].bad' <<<"$body")" = "${C[20]}" "change point at c20"
 check "$(jq -r '.change_points[0].index' <<<"$body")" -eq 5 "at the sixth point"
+# The MDE gate let it through: 10 % against the successive points' noise.
+jq -r '.change_points[0].bisect_note' <<<"$body" |
+	grep -q "^step 10 % is above what 5-run steps resolve on this host (MDE .* of the track's successive points (one run each))$" ||
+	fail "gate note: $(jq -r '.change_points[0].bisect_note' <<<"$body")"
 B=$(jq -r '.bisections[0].id // empty' <<<"$body")
 [ -n "$B" ] || fail "no bisection started"
 bis=$(api GET /api/v1/bisections/$B "$SUB")

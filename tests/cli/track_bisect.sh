@@ -74,7 +74,7 @@ expect_rc 0 P bisect show 7
 o=$(cat "$TMP/out")
 grep -q '^bisection 7 done: linux-git randread-4k, good aaaa00001111 bad ffff00001111, step -3.10%$' <<<"$o" || fail "bisection header: $o"
 grep -Eq '^  2  cccc00001111  skipped +0 +- +- +- +- +- +block: does not build$' <<<"$o" || fail "skipped step: $o"
-grep -Eq '^  3  dddd00001111  done +3 +\+0\.00% +\[-0\.01%, \+0\.02%\] +0\.02%  no change +good  block: neutral\?\[31m$' <<<"$o" || fail "good step: $o"
+grep -Eq '^  3  dddd00001111  done +3 +\+0\.00% +\[-0\.01%, \+0\.02%\] +0\.0004%  no change +good  block: neutral\?\[31m$' <<<"$o" || fail "good step: $o"
 grep -Eq '^  4  bbbb00001111  done +3 +-3\.08% +\[-3\.12%, -3\.04%\] +0\.02%  regression +bad +block: canary on by default$' <<<"$o" || fail "bad step: $o"
 grep -q '^culprit: bbbb000011112222333344445555666677778888 ("block: canary on by default")$' <<<"$o" || fail "culprit: $o"
 grep -q 'delta -3.08%, 95% CI \[-3.12%, -3.04%\], MDE 0.02%, regression' <<<"$o" || fail "culprit numbers: $o"

@@ -12,6 +12,8 @@
  * paired; the verdict of 6 pairs of +0.4..0.7 % ns/IO is a regression
  * decided by the paired test (text says so), 7 pairs around 0 is no
  * change with an MDE of the within-boot design, 4 pairs inconclusive.
+ * The MDE is the non-central t's (the ncp of 80 % power, checked against
+ * mpmath's integral over z) times the 90 % upper bound of the sd.
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,12 +48,12 @@ static void t_pvalues(void)
 static void one_boot(void)
 {
 	/* A B B A A B B A A B: control at 0,3,4,7,8; variant at 1,2,5,6,9 */
-	struct paired_run c[] = { { 100, "b1", 8 }, { 100, "b1", 0 },
-				  { 100, "b1", 4 }, { 100, "b1", 3 },
-				  { 100, "b1", 7 } };
-	struct paired_run v[] = { { 105, "b1", 9 }, { 101, "b1", 1 },
-				  { 103, "b1", 5 }, { 102, "b1", 2 },
-				  { 104, "b1", 6 } };
+	struct paired_run c[] = { { 100, "b1", 8, 0 }, { 100, "b1", 0, 0 },
+				  { 100, "b1", 4, 0 }, { 100, "b1", 3, 0 },
+				  { 100, "b1", 7, 0 } };
+	struct paired_run v[] = { { 105, "b1", 9, 0 }, { 101, "b1", 1, 0 },
+				  { 103, "b1", 5, 0 }, { 102, "b1", 2, 0 },
+				  { 104, "b1", 6, 0 } };
 	struct paired_result r;
 
 	CHECK(paired_compare(c, 5, v, 5, 0.01, 0.8, 0, &r) == 0);
@@ -63,18 +65,23 @@ static void one_boot(void)
 	CHECK(NEAR(r.p, 0.0132356, 1e-6));
 	/* 95 % CI: 3 +- 2.776445 * 0.7071068 */
 	CHECK(NEAR(r.ci_lo, 3 - 1.963243, 1e-5) && NEAR(r.ci_hi, 3 + 1.963243, 1e-5));
-	/* MDE: (t(0.995, 4) + t(0.8, 4)) * sd / sqrt(5) = (4.604095 + 0.940965) * 0.707107 */
-	CHECK(NEAR(r.mde_pct, 3.920913, 1e-4), "%g", r.mde_pct);
+	/* MDE: the non-central t's ncp of 80 % power at 4 df, alpha 0.01
+	 * (5.878564, mpmath: integral over z of phi(z) P(chi2_4 < 4 (z +
+	 * ncp)^2 / c^2)) times the 90 % upper bound of the sd (chi2(0.10, 4)
+	 * 1.063623) over sqrt(5); 0.5 %: the code's chi-square quantile is
+	 * Wilson-Hilferty's. (The old t + t with the sd itself: 3.920913.) */
+	CHECK(fabs(r.mde_pct / (5.878564 * 1.5811388 * sqrt(4 / 1.063623) /
+				sqrt(5)) - 1) < 5e-3, "%g", r.mde_pct);
 }
 
 /* Boot 2 runs 100 % slower for both sides: it cancels within each pair. */
 static void two_boots(void)
 {
-	struct paired_run c[] = { { 100, "A", 0 }, { 100, "A", 3 },
-				  { 200, "B", 0 }, { 200, "B", 3 },
-				  { 300, NULL, 0 }, { 300, "C", 0 } };
-	struct paired_run v[] = { { 101, "A", 1 }, { 102, "A", 2 },
-				  { 202, "B", 1 }, { 204, "B", 2 } };
+	struct paired_run c[] = { { 100, "A", 0, 0 }, { 100, "A", 3, 0 },
+				  { 200, "B", 0, 0 }, { 200, "B", 3, 0 },
+				  { 300, NULL, 0, 0 }, { 300, "C", 0, 0 } };
+	struct paired_run v[] = { { 101, "A", 1, 0 }, { 102, "A", 2, 0 },
+				  { 202, "B", 1, 0 }, { 204, "B", 2, 0 } };
 	struct paired_result r;
 
 	CHECK(paired_compare(c, 6, v, 4, 0.01, 0.8, 0, &r) == 0);
@@ -99,9 +106,9 @@ static void verdicts(void)
 	verdict_opts_default(&o);
 	o.looks = 1;
 	for (int i = 0; i < 7; i++) {
-		c[i] = (struct paired_run){ 1000, "x", 2 * i };
+		c[i] = (struct paired_run){ 1000, "x", 2 * i, 0 };
 		v[i] = (struct paired_run){ 1000 * (1 + up[i % 6] / 100), "x",
-					    2 * i + 1 };
+					    2 * i + 1, 0 };
 	}
 	memset(&r, 0, sizeof(r));
 	r.metric = VERDICT_NS_PER_IO;

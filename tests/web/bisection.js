@@ -5,9 +5,10 @@
 // #/tracks/1 draws the series (canvas pixels), hovering a point shows
 // that commit's sha, subject and author, the change point is marked and
 // listed, and subjects with markup stay text; #/bisections/7 shows every
-// step (commit, runs, delta, CI, verdict, skipped/good/bad) and the
-// culprit with its numbers and its exact perf diff link; no console
-// errors.
+// step (commit, runs, delta, CI, MDE with its significant digits,
+// verdict, its decision: reproduced/skipped/good/bad), names the metric
+// and the step's direction, and the culprit with its numbers and its
+// exact perf diff link; no console errors.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -62,20 +63,25 @@ L.run(async (onCleanup) => {
 	want(s1, 1, /^ffff00001111$/, 'step 1 commit');
 	want(s1, 2, /^block: <b>bold<\/b> & more$/, 'markup kept as text');
 	want(s2, 4, /skipped/, 'skipped state');
+	want(s1, 10, /^reproduced$/, 'the first step reproduced');
 	want(s2, 10, /^skipped$/, 'skipped mark');
 	want(s2, 6, /^–$/, 'no delta for a skipped step');
 	want(s3, 6, /^\+0\.00 %$/, 'good step delta');
 	want(s3, 10, /^good$/, 'good mark');
+	want(s3, 8, /^0\.00040 %$/, 'a tiny MDE keeps its digits');
 	want(s4, 5, /^3$/, 'runs');
 	want(s4, 6, /^−3\.08 %$/, 'bad step delta');
 	want(s4, 7, /^\[−3\.12 %, −3\.04 %\]$/, 'CI');
-	want(s4, 8, /^0\.02 %$/, 'MDE');
+	want(s4, 8, /^0\.020 %$/, 'MDE');
 	want(s4, 9, /^regression$/, 'verdict');
 	want(s4, 10, /^bad$/, 'bad mark');
+	const metric = await page.textContent('#bisection-metric');
+	if (!/^Metric: IOPS \(higher is better\) · the step is a regression \(−3\.10 %\) · culprit found$/.test(metric))
+		throw new Error('metric and direction: ' + metric);
 	const culprit = await page.textContent('#culprit-commit');
 	if (culprit !== 'bbbb000011112222333344445555666677778888') throw new Error('culprit: ' + culprit);
 	const numbers = await page.textContent('#culprit-numbers');
-	if (!/−3\.08 %/.test(numbers) || !/\[−3\.12 %, −3\.04 %\]/.test(numbers) || !/0\.02 %/.test(numbers) || !/regression/.test(numbers))
+	if (!/−3\.08 %/.test(numbers) || !/\[−3\.12 %, −3\.04 %\]/.test(numbers) || !/0\.020 %/.test(numbers) || !/regression/.test(numbers))
 		throw new Error('culprit numbers: ' + numbers);
 	if ((await page.getAttribute('#culprit-perfdiff', 'href')) !== '#/experiments/24/perf-diff') throw new Error('no perf diff link');
 	if (page.errors.length) throw new Error(page.errors.join('; '));

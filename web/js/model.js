@@ -190,7 +190,9 @@ export function normExperiment(e) {
 		title: str(e.title, subject) || 'experiment ' + e.id,
 		subject,
 		kind: str(e.kind),
-		state: str(e.state),
+		// every run is in and its verdicts are being computed: the API
+		// keeps 'running' (docs/api.md), the page says what happens
+		state: e.analysis_pending === true && str(e.state) === 'running' ? 'analysing' : str(e.state),
 		submitter: str(e.submitter),
 		host: host ? str(host.name) : str(e.host),
 		label: str(e.label),
@@ -323,6 +325,16 @@ export function normSeries(s) {
 	};
 }
 
+// A track's change-point options; migratedFrom: the old defaults that
+// schema 17 moved it off (docs/verdicts.md), else null.
+function normDetect(d) {
+	const o = obj(d);
+	if (!o) return null;
+	const m = obj(o.migrated_from);
+	return { minSize: num(o.min_size), maxP: num(o.max_p),
+		migratedFrom: m ? { minSize: num(m.min_size), maxP: num(m.max_p), schema: num(m.schema) } : null };
+}
+
 // GET /tracks (npoints, nchange_points, last) or /tracks/{id} (points,
 // change points, bisections); docs/contracts.md.
 export function normTrack(t) {
@@ -342,6 +354,7 @@ export function normTrack(t) {
 		nchange: Array.isArray(t.change_points) ? t.change_points.length : num(t.nchange_points),
 		last: last ? { commit: text(last.commit), value: num(last.value) } : null,
 		pollError: str(t.poll_error),
+		detect: normDetect(t.detect),
 		points: arr(t.points).map((p) => ({
 			commit: text(p.commit), subject: text(p.subject), author: text(p.author),
 			t: num(p.t), value: num(p.value), exp: num(p.experiment_id), state: text(p.state),
@@ -349,8 +362,12 @@ export function normTrack(t) {
 		changePoints: arr(t.change_points).map((c) => ({
 			id: num(c.id), index: num(c.index), good: text(c.good), bad: text(c.bad),
 			delta: num(c.delta_pct), confirmed: c.confirmed === true,
+			// the MDE gate's note (schema 0017); null before the bisect worker looked
+			bisectNote: str(c.bisect_note), bisectMde: num(c.bisect_mde_pct),
+			bisected: typeof c.bisect_note === 'string' && !/not bisected$/.test(c.bisect_note),
 		})),
-		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: text(b.state), culprit: str(b.culprit) })),
+		bisections: arr(t.bisections).map((b) => ({ id: num(b.id), state: text(b.state), culprit: str(b.culprit),
+			outcome: str(b.outcome), parentId: num(b.parent_id) })),
 	};
 }
 
@@ -362,12 +379,21 @@ export function normBisection(b) {
 		good: text(b.good), bad: text(b.bad), stepPct: num(b.step_pct),
 		trackId: num(b.track_id), failure: str(b.failure_reason),
 		reportAlertId: num(b.report_alert_id),
+		// the compared metric and whether bad is worse than good by it;
+		// how it ended (schema 0017) and a split's two bisections
+		metric: str(b.metric), direction: str(b.direction), outcome: str(b.outcome),
+		parentId: num(b.parent_id),
+		children: arr(b.children).map((k) => ({ id: num(k.id), state: text(k.state), outcome: str(k.outcome),
+			good: text(k.good), bad: text(k.bad), culprit: str(k.culprit), stepPct: num(k.step_pct) })),
 		steps: arr(b.steps).map((s) => ({
 			commit: text(s.commit), subject: text(s.subject), author: text(s.author),
 			exp: num(s.experiment_id), state: text(s.state), runs: num(s.runs),
 			delta: num(s.delta_pct), lo: num(s.ci_lo), hi: num(s.ci_hi), mde: num(s.mde_pct),
 			verdict: s.verdict ? text(s.verdict) : null,
 			mark: s.state === 'skipped' ? 'skipped' : s.bad === true ? 'bad' : s.bad === false ? 'good' : '–',
+			// its decision: good / bad / unknown / between for a midpoint,
+			// reproduced / did_not_reproduce, confirmed / not_confirmed
+			call: str(s.call),
 		})),
 		culprit: c ? {
 			commit: text(c.commit), subject: text(c.subject), author: text(c.author), email: str(c.email),

@@ -60,6 +60,10 @@ async function renderOne(ctx, id) {
 			' · head ', h('span', { class: 'mono' }, short(t.head)), ' · ', h('a', { href: link('/tracks') }, 'all tracks')),
 		h('p', { id: 'track-metric' }, 'Metric: ', h('b', null, direction(t.metric)),
 			t.metric ? ' · a change ' + (higherIsWorse(t.metric) ? 'up' : 'down') + ' is worse' : null),
+		t.detect && t.detect.minSize !== null ? h('p', { id: 'track-detect', class: 'small muted' },
+			'Change points: segments of ' + t.detect.minSize + ' points, p ' + t.detect.maxP +
+			(t.detect.migratedFrom ? ' (moved from the old defaults ' + t.detect.migratedFrom.minSize + ' / ' +
+				t.detect.migratedFrom.maxP + ' by schema ' + t.detect.migratedFrom.schema + ')' : '')) : '',
 		t.pollError ? h('p', { class: 'error', id: 'track-poll-error' }, 'The last poll failed: ' + t.pollError) : '');
 	const measured = t.points.filter((p) => p.value !== null);
 	const panel = h('div', { class: 'panel' });
@@ -75,19 +79,23 @@ async function renderOne(ctx, id) {
 	}
 	root.appendChild(h('h2', null, 'Change points'));
 	root.appendChild(t.changePoints.length ? h('table', { id: 'track-change-points' },
-		h('thead', null, h('tr', null, h('th', null, 'Point'), h('th', null, 'Good'), h('th', null, 'Bad'), h('th', { class: 'num' }, 'Change'), h('th', null, 'Direction'), h('th', null, 'State'))),
+		h('thead', null, h('tr', null, h('th', null, 'Point'), h('th', null, 'Good'), h('th', null, 'Bad'), h('th', { class: 'num' }, 'Change'), h('th', null, 'Direction'), h('th', null, 'State'), h('th', null, 'Bisection'))),
 		h('tbody', null, t.changePoints.map((c) => h('tr', { class: worse(t.metric, c.delta) ? 'cp-worse' : null },
 			h('td', null, c.index === null ? '–' : '#' + c.index),
 			h('td', { class: 'mono' }, short(c.good)), h('td', { class: 'mono' }, short(c.bad)),
 			h('td', { class: 'num ' + (worse(t.metric, c.delta) ? 'pos' : c.delta ? 'neg' : '') }, fmt.spct(c.delta)),
 			h('td', null, !t.metric || !c.delta ? '–' : worse(t.metric, c.delta) ? 'worse' : 'better'),
-			h('td', null, c.confirmed ? 'confirmed' : 'candidate'))))) :
+			h('td', null, c.confirmed ? 'confirmed' : 'candidate'),
+			// why it was bisected or not: its size against the MDE of
+			// the bisection's steps on this host (docs/verdicts.md)
+			h('td', { class: 'small wrap-anywhere cp-bisect-note' + (c.bisectNote && !c.bisected ? ' muted' : '') },
+				c.bisectNote || (c.confirmed ? 'not looked at yet' : '–')))))) :
 		h('p', { class: 'muted', id: 'track-no-cp' }, 'No change point detected.'));
 	root.appendChild(h('h2', null, 'Bisections'));
 	root.appendChild(t.bisections.length ? h('ul', { id: 'track-bisections' }, t.bisections.map((b) => h('li', null,
 		h('a', { href: link('/bisections/' + b.id), class: 'bisection-link' }, 'bisection #' + b.id), ' ', stateBadge(b.state),
 		b.culprit ? [' culprit ', h('span', { class: 'mono' }, short(b.culprit))] : null))) :
-		h('p', { class: 'muted' }, 'No bisection yet: a confirmed change point between commits more than one apart starts one.'));
+		h('p', { class: 'muted' }, 'No bisection yet: a confirmed change point between commits more than one apart starts one when its size is above what the bisection\'s 5-run steps resolve on this host.'));
 	root.appendChild(h('h2', null, 'Commits'));
 	root.appendChild(h('table', { id: 'track-points', class: 'small' },
 		h('thead', null, h('tr', null, h('th', null, 'Commit'), h('th', null, 'Subject'), h('th', null, 'Author'), h('th', { class: 'num' }, t.metric ? metricLabel(t.metric) : 'Value'), h('th', null, 'State'), h('th', null, 'Experiment'))),
