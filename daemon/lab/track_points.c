@@ -395,28 +395,29 @@ static json_t *change_points(sqlite3 *db, int64_t tid, int64_t sid, json_t *poin
 static json_t *points_page(sqlite3 *db, int64_t id, int limit, int64_t before,
 			   int64_t *next)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT json_object('id', tp.id, 'commit',"
-		" tp.commit_sha, 'subject', tp.subject, 'author', tp.author, 't',"
-		" coalesce(sp.t, tp.committed_at), 'value', sp.value, 'experiment_id',"
-		" tp.experiment_id, 'state', e.state, 'point_id', tp.point_id)"
+	/* Rows straight into objects (json_rows): a page of 10000 points
+	 * parsed from SQLite's JSON text took three times as long. */
+	sqlite3_stmt *st = db_prepare(db, "SELECT tp.id AS id, tp.commit_sha AS"
+		" \"commit\", tp.subject AS subject, tp.author AS author,"
+		" coalesce(sp.t, tp.committed_at) AS t, sp.value AS value,"
+		" tp.experiment_id AS experiment_id, e.state AS state,"
+		" tp.point_id AS point_id"
 		" FROM track_points tp LEFT JOIN series_points sp ON"
 		" sp.id = tp.point_id LEFT JOIN experiments e ON"
 		" e.id = tp.experiment_id WHERE tp.track_id = ?1 AND tp.id < ?2"
 		" ORDER BY tp.id DESC LIMIT ?3");
-	json_t *a = json_array(), *m = json_array(), *o;
+	json_t *a = NULL, *m = json_array(), *o;
 	size_t i;
 
 	*next = 0;
-	if (!st || !a || !m)
+	if (!st || !m)
 		goto out;
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, before > 0 ? before : INT64_MAX);
 	sqlite3_bind_int(st, 3, limit + 1);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		o = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
-		if (o)
-			json_array_append_new(a, o);
-	}
+	a = json_rows(st);
+	if (!a)
+		goto out;
 	*next = json_page_next(a, limit, "id");
 	json_array_reverse(a);
 	/* In the series' order (first-parent: the order they were queued,
@@ -432,7 +433,7 @@ static json_t *points_page(sqlite3 *db, int64_t id, int limit, int64_t before,
 out:
 	sqlite3_finalize(st);
 	json_decref(m);
-	return a;
+	return a ? a : json_array();
 }
 
 json_t *tracks_page_json(sqlite3 *db, int64_t id, int limit, int64_t before,
