@@ -13,6 +13,8 @@
 # an empty database; perflabd's RSS. Figures, not assertions.
 #
 # Usage: bench/scale.sh [RUNS...]     e.g. bench/scale.sh 10000 100000 1000000
+# SCALE_READS=0: the storms alone; SCALE_REQUESTS (200), SCALE_STORM_HOSTS
+# (200), SCALE_TMP (/tmp: where the databases go).
 # Heavy: run under flock /work/wt/heavy.lock (make bench does not take it).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,8 +35,9 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 start() { # start DB
 	: >"$tmp/port"
+	# No queue quota: the storm queues 4000 jobs with one submit key.
 	"$PERFLABD" --listen 127.0.0.1:0 --db "$1" --port-file "$tmp/port" \
-		>>"$tmp/daemon.log" 2>&1 &
+		--max-queued-runs 0 >>"$tmp/daemon.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 600); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 	[ -s "$tmp/port" ] || die "perflabd did not start: $(tail -3 "$tmp/daemon.log")"
@@ -49,8 +52,9 @@ keys() { # keys DB: adm, sub
 
 storm() { # storm DB LABEL
 	echo "-- 200-host storm ($2): claim, heartbeat, upload"
-	python3 "$top/bench/api-storm.py" "$url" "$adm" "$sub" "$HOSTS" "$1" 2>&1 |
-		grep -E "claims/s|latency|storm check" | sed 's/^/   /'
+	python3 "$top/bench/api-storm.py" "$url" "$adm" "$sub" "$HOSTS" "$1" >"$tmp/storm.log" 2>&1
+	grep -E "claims/s|latency|storm check" "$tmp/storm.log" | sed 's/^/   /'
+	grep -q "storm check: OK" "$tmp/storm.log" || die "storm: $(tail -5 "$tmp/storm.log")"
 	echo "   perflabd $(rss)"
 }
 
@@ -127,6 +131,7 @@ for runs in "$@"; do
 	echo "   perflabd started in $(secs "$t1" "$(now)") s (migrations checked); $(rss)"
 	sample_upload "$db"
 	mid=$((exps / 2)) deep=$((exps / 10))
+	[ "${SCALE_READS:-1}" = 1 ] || { storm "$db" "$nruns runs"; stop; rm -f "$db"*; continue; }
 	echo "-- reads ($N requests each, p50/p99)"
 	python3 "$top/bench/scale-measure.py" "$url" "$sub" "$N" \
 		"experiments-first-page=/api/v1/experiments?before={i:$((exps + 10)):$((exps + 10 + N))}" \
