@@ -29,7 +29,13 @@ done
 tmp=$(mktemp -d "${SCALE_TMP:-/tmp}/perflab-scale.XXXXXX")
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
-die() { echo "scale: FAIL: $*"; exit 1; }
+die() {
+	echo "scale: FAIL: $*"
+	# the daemon's side of it outlives the scratch directory
+	cp "$tmp/daemon.log" "${SCALE_TMP:-/tmp}/perflab-scale-daemon.log" 2>/dev/null &&
+		echo "scale: perflabd's log: ${SCALE_TMP:-/tmp}/perflab-scale-daemon.log"
+	exit 1
+}
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
