@@ -7,7 +7,8 @@
 --
 -- experiments: how many (2-4 variants of 5-10 runs each, 22.5 runs an
 -- experiment on average); samples: per-second samples a run; symbols:
--- profile symbols a run, with shares falling as 1/rank; symtab: distinct
+-- profile symbols a run, with shares falling as 1/rank (the top 100 hold
+-- about 70 % of the samples, the rest is the long tail); symtab: distinct
 -- symbols of the lab. Every 10th experiment is a track's (5 tracks, a
 -- point each), every 50th has an alert, the newest 1% are queued.
 -- Times: the past 365 days, oldest first.
@@ -79,6 +80,9 @@ INSERT INTO run_metrics (run_id, metric, value)
 	SELECT id, 'iops_median', 3500000.0 + (id * 7919) % 10000 FROM runs WHERE id >= 64;
 INSERT INTO run_metrics (run_id, metric, value)
 	SELECT id, 'iops_stddev', 1000.0 + id % 500 FROM runs WHERE id >= 64;
+INSERT INTO run_metrics (run_id, metric, value)
+	SELECT id, 'total_ios', (3500000.0 + (id * 7919) % 10000) * seconds FROM runs
+	WHERE id >= 64;
 
 INSERT INTO samples (run_id, t, iops, ios_per_submit, ios_per_reap, inflight)
 	WITH RECURSIVE s(t) AS (SELECT 1 UNION ALL SELECT t + 1 FROM s
@@ -87,7 +91,7 @@ INSERT INTO samples (run_id, t, iops, ios_per_submit, ios_per_reap, inflight)
 	FROM runs r, s WHERE r.id >= 64;
 
 INSERT INTO profiles (run_id, event, total, lost)
-	SELECT id, 'cpu-clock', 100000, 0 FROM runs WHERE id >= 64;
+	SELECT id, 'cpu-clock', 150000, 0 FROM runs WHERE id >= 64;
 INSERT INTO profile_symbols (run_id, symbol_id, samples)
 	WITH RECURSIVE j(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM j
 				WHERE j + 1 < (SELECT nsym FROM k))

@@ -16,11 +16,8 @@
 int api_alerts_list(struct http_req *req, struct http_resp *resp)
 {
 	const char *state = http_query(req, "state"), *kind = http_query(req, "kind");
-	const char *lim = http_query(req, "limit"), *before = http_query(req, "before");
-	char *lend = NULL, *bend = NULL;
-	long limit = lim ? strtol(lim, &lend, 10) : 1000;
-	long long bid = before ? strtoll(before, &bend, 10) : 0;
-	int64_t next;
+	int64_t next, bid;
+	int limit;
 	json_t *a;
 
 	if (state && !alerts_state_valid(state))
@@ -28,11 +25,9 @@ int api_alerts_list(struct http_req *req, struct http_resp *resp)
 				  " investigating, invalid, fixed, wontfix");
 	if (kind && !alerts_kind_valid(kind))
 		return http_error(resp, 400, "kind must be verdict, change_point or bisection");
-	if (limit < 1 || limit > 1000 || (lend && (lend == lim || *lend)))
-		return http_error(resp, 400, "limit must be in [1, 1000]");
-	if (bend && (bend == before || *bend || bid < 1))
-		return http_error(resp, 400, "before must be an alert id");
-	a = alerts_list_json(req->db, state, kind, (int)limit, bid, &next);
+	if (api_page_args(req, resp, 1000, 1000, &limit, &bid))
+		return 0;
+	a = alerts_list_json(req->db, state, kind, limit, bid, &next);
 	if (!a)
 		return -1;
 	return http_json(resp, 200, json_pack("{s:o,s:o}", "alerts", a, "next",

@@ -74,13 +74,28 @@ out:
 
 int api_bisections_list(struct http_req *req, struct http_resp *resp)
 {
-	return api_list(resp, "bisections", bisect_run_list_json(req->db));
+	int64_t before, next;
+	int limit;
+	json_t *a;
+
+	if (api_page_args(req, resp, 1000, 1000, &limit, &before))
+		return 0;
+	a = bisect_run_list_json(req->db, limit, before, &next);
+	if (!a)
+		return -1;
+	return http_json(resp, 200, json_pack("{s:o,s:o}", "bisections", a, "next",
+					      next ? json_integer(next) : json_null()));
 }
 
 int api_bisection_get(struct http_req *req, struct http_resp *resp)
 {
-	int64_t id = http_param_id(req, "id");
-	json_t *o = id < 0 ? NULL : bisect_run_json(req->db, id);
+	int64_t id = http_param_id(req, "id"), before, next;
+	int limit;
+	json_t *o;
 
+	if (api_page_args(req, resp, BISECT_STEPS_PAGE, BISECT_STEPS_PAGE, &limit,
+			  &before))
+		return 0;
+	o = id < 0 ? NULL : bisect_run_page_json(req->db, id, limit, before, &next);
 	return o ? http_json(resp, 200, o) : http_error(resp, 404, "no such bisection");
 }

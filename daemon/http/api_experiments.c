@@ -179,30 +179,25 @@ static int from_cache(struct http_req *req, struct http_resp *resp, int kind,
 int api_experiments_list(struct http_req *req, struct http_resp *resp)
 {
 	const char *state = http_query(req, "state");
-	const char *lim = http_query(req, "limit");
-	const char *before = http_query(req, "before");
-	char *lend = NULL, *bend = NULL;
-	long limit = lim ? strtol(lim, &lend, 10) : 100;
-	long long bid = before ? strtoll(before, &bend, 10) : 0;
 	uint64_t gen = db_pool_generation(&req->srv->pool);
 	uint64_t h = 0xcbf29ce484222325ull;
-	int64_t next;
+	int64_t next, bid;
 	char key[128];
+	int limit;
 	json_t *a;
 
 	if (state && !experiment_state_valid(state))
 		return http_error(resp, 400, "state must be one of queued, running,"
 				  " done, failed, cancelled");
-	if (limit < 1 || limit > 1000 || (lend && (lend == lim || *lend)))
-		return http_error(resp, 400, "limit must be in [1, 1000]");
-	if (bend && (bend == before || *bend || bid < 1))
-		return http_error(resp, 400, "before must be an experiment id");
-	snprintf(key, sizeof(key), "%s|%ld|%lld", state ? state : "", limit, bid);
+	if (api_page_args(req, resp, 100, 1000, &limit, &bid))
+		return 0;
+	snprintf(key, sizeof(key), "%s|%d|%lld", state ? state : "", limit,
+		 (long long)bid);
 	for (int i = 0; key[i]; i++)
 		h = (h ^ (unsigned char)key[i]) * 0x100000001b3ull;
 	if (from_cache(req, resp, CACHE_EXPERIMENT_LIST, (int64_t)h, gen))
 		return 0;
-	a = experiments_list_json(req->db, state, (int)limit, bid, &next);
+	a = experiments_list_json(req->db, state, limit, bid, &next);
 	if (!a || http_json(resp, 200, json_pack("{s:o,s:o}", "experiments", a,
 			     "next", next ? json_integer(next) : json_null())))
 		return -1;

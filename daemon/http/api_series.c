@@ -81,7 +81,9 @@ int api_series_get(struct http_req *req, struct http_resp *resp)
 	const char *ids = http_query(req, "id"), *name = http_query(req, "name");
 	const char *metric = http_query(req, "metric");
 	const char *format = http_query(req, "format");
-	int64_t id = -1;
+	int64_t id = -1, before, next;
+	struct lab_err e;
+	int limit;
 	json_t *s;
 	char *end;
 
@@ -89,6 +91,9 @@ int api_series_get(struct http_req *req, struct http_resp *resp)
 		return http_error(resp, 400, "format must be rows or pairs");
 	if (!ids && !name)
 		return api_list(resp, "series", series_list_json(req->db));
+	if (api_page_args(req, resp, SERIES_POINTS_PAGE, SERIES_POINTS_PAGE, &limit,
+			  &before))
+		return 0;
 	if (ids) {
 		id = strtoll(ids, &end, 10);
 		if (*end || end == ids || id <= 0)
@@ -96,8 +101,11 @@ int api_series_get(struct http_req *req, struct http_resp *resp)
 	} else {
 		id = series_find(req->db, name, metric ? metric : "iops");
 	}
-	s = id > 0 ? series_json(req->db, id, format && !strcmp(format, "pairs")) : NULL;
-	return s ? http_json(resp, 200, s) : http_error(resp, 404, "no such series");
+	if (id <= 0)
+		return http_error(resp, 404, "no such series");
+	s = series_page_json(req->db, id, format && !strcmp(format, "pairs"), limit,
+			     before, &next, &e);
+	return s ? http_json(resp, 200, s) : http_lab_error(resp, &e);
 }
 
 /* ---- import ------------------------------------------------------------------------- */

@@ -121,9 +121,14 @@ int api_tracks_list(struct http_req *req, struct http_resp *resp)
 
 int api_track_get(struct http_req *req, struct http_resp *resp)
 {
-	int64_t id = http_param_id(req, "id");
-	json_t *o = id < 0 ? NULL : tracks_json(req->db, id);
+	int64_t id = http_param_id(req, "id"), before, next;
+	int limit;
+	json_t *o;
 
+	if (api_page_args(req, resp, TRACK_POINTS_PAGE, TRACK_POINTS_MAX, &limit,
+			  &before))
+		return 0;
+	o = id < 0 ? NULL : tracks_page_json(req->db, id, limit, before, &next);
 	return o ? http_json(resp, 200, o) : http_error(resp, 404, "no such track");
 }
 

@@ -3,6 +3,7 @@
  * Request helpers the handlers share; see request.h.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon/http/request.h"
@@ -70,6 +71,31 @@ void api_trust_who(const struct http_req *req, struct trust_who *who)
 	who->key_id = req->auth.key_id;
 	who->key_name = req->auth.name;
 	who->max_queued = req->srv ? req->srv->cfg.max_queued_runs : 0;
+}
+
+int api_page_args(struct http_req *req, struct http_resp *resp, int def,
+		  int max, int *limit, int64_t *before)
+{
+	const char *lim = http_query(req, "limit"), *bef = http_query(req, "before");
+	char *end;
+	long long v;
+
+	*limit = def;
+	*before = 0;
+	if (lim) {
+		v = strtoll(lim, &end, 10);
+		if (end == lim || *end || v < 1 || v > max)
+			return http_error(resp, 400, "limit must be in [1, %d]", max), -1;
+		*limit = (int)v;
+	}
+	if (bef) {
+		v = strtoll(bef, &end, 10);
+		if (end == bef || *end || v < 1)
+			return http_error(resp, 400, "before must be a cursor"
+					  " (the next of a page)"), -1;
+		*before = v;
+	}
+	return 0;
 }
 
 int api_list(struct http_resp *resp, const char *key, json_t *a)

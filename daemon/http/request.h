@@ -36,6 +36,14 @@ int api_bench(json_t *o, char **out, struct http_resp *resp);
  * backend and quota for every request that queues work). */
 void api_trust_who(const struct http_req *req, struct trust_who *who);
 
+/*
+ * The keyset page a request asks for (docs/api.md "Pagination"):
+ * ?limit= in [1, @max] (@def when absent) and ?before= a positive id
+ * (0 when absent). 0, or -1 with the 400 sent.
+ */
+int api_page_args(struct http_req *req, struct http_resp *resp, int def,
+		  int max, int *limit, int64_t *before);
+
 /* {"@key": @a} (stolen), or -1 when @a is NULL (a lab error). */
 int api_list(struct http_resp *resp, const char *key, json_t *a);
 

@@ -293,11 +293,7 @@ json_t *alerts_list_json(sqlite3 *db, const char *state, const char *kind,
 	sqlite3_bind_int(st, 4, limit + 1);
 	a = json_rows(st);
 	sqlite3_finalize(st);
-	if (a && json_array_size(a) > (size_t)limit) {
-		json_array_remove(a, (size_t)limit);
-		*next = json_integer_value(json_object_get(
-				json_array_get(a, limit - 1), "id"));
-	}
+	*next = json_page_next(a, limit, "id");
 	return a;
 }
 

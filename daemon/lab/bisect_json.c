@@ -12,6 +12,7 @@
 #include "daemon/lab/bisect_json.h"
 #include "daemon/lab/gitmirror.h"
 #include "daemon/store/db.h"
+#include "daemon/store/json.h"
 #include "daemon/store/sql.h"
 
 /* Every row of @st: column 0 is a JSON text (SQLite json_object). */
@@ -26,6 +27,25 @@ static json_t *rows_of(sqlite3_stmt *st)
 			json_array_append_new(a, o);
 	}
 	return a;
+}
+
+/* ?1 bound to @id, ?2 to @before (INT64_MAX when 0), ?3 to @limit + 1. */
+static json_t *page_json(sqlite3 *db, const char *sql, int64_t id, int64_t before,
+			 int limit, int64_t *next)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	json_t *r;
+
+	*next = 0;
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, before > 0 ? before : INT64_MAX);
+	sqlite3_bind_int(st, 3, limit + 1);
+	r = rows_of(st);
+	sqlite3_finalize(st);
+	*next = json_page_next(r, limit, "id");
+	return r;
 }
 
 static json_t *query_json(sqlite3 *db, const char *sql, int64_t id, int many)
@@ -45,7 +65,8 @@ static json_t *query_json(sqlite3 *db, const char *sql, int64_t id, int many)
 }
 
 #define STEP_JSON \
-	"json_object('commit', s.commit_sha, 'subject', s.subject, 'author'," \
+	"json_object('id', s.id, 'commit', s.commit_sha, 'subject', s.subject," \
+	" 'author'," \
 	" s.author, 'experiment_id', s.experiment_id, 'state', CASE WHEN" \
 	" s.state = 'queued' AND e.state = 'running' THEN 'running' ELSE" \
 	" s.state END, 'runs', s.runs, 'delta_pct', s.delta_pct, 'ci_lo'," \
@@ -126,10 +147,11 @@ static void metric_json(sqlite3 *db, json_t *o, int64_t id)
 	json_object_set_new(o, "direction", dir ? json_string(dir) : json_null());
 }
 
-json_t *bisect_run_json(sqlite3 *db, int64_t id)
+json_t *bisect_run_page_json(sqlite3 *db, int64_t id, int limit, int64_t before,
+			     int64_t *next)
 {
 	sqlite3_stmt *st;
-	json_t *o;
+	json_t *o, *steps;
 	int64_t base_id = 0, lo = -1, hi = -1;
 	char culprit[41] = "";
 
@@ -144,6 +166,7 @@ json_t *bisect_run_json(sqlite3 *db, int64_t id)
 		       " 'report_alert_id', b.alert_id, 'outcome', b.outcome,"
 		       " 'parent_id', b.parent_id) FROM bisections b JOIN"
 		       " bases ba ON ba.id = b.base_id WHERE b.id = ?", id, 0);
+	*next = 0;
 	if (!o)
 		return NULL;
 	/* A split's two bisections, one each side of its midpoint. */
@@ -151,9 +174,14 @@ json_t *bisect_run_json(sqlite3 *db, int64_t id)
 		"'id', id, 'state', state, 'outcome', outcome, 'good', good, 'bad',"
 		" bad, 'culprit', culprit, 'step_pct', step_pct) FROM bisections"
 		" WHERE parent_id = ? ORDER BY id", id, 1));
-	json_object_set_new(o, "steps", query_json(db, "SELECT " STEP_JSON
-		" FROM bisection_steps s LEFT JOIN experiments e ON"
-		" e.id = s.experiment_id WHERE s.bisection_id = ? ORDER BY s.id", id, 1));
+	/* The newest steps from the cursor down, shown in the order run. */
+	steps = page_json(db, "SELECT " STEP_JSON " FROM bisection_steps s"
+			  " LEFT JOIN experiments e ON e.id = s.experiment_id"
+			  " WHERE s.bisection_id = ?1 AND s.id < ?2"
+			  " ORDER BY s.id DESC LIMIT ?3", id, before, limit, next);
+	json_array_reverse(steps);
+	json_object_set_new(o, "steps", steps ? steps : json_array());
+	json_object_set_new(o, "next", *next ? json_integer(*next) : json_null());
 	st = db_prepare(db, "SELECT base_id, coalesce(culprit, ''),"
 			" coalesce(range_lo, -1), coalesce(range_hi, -1)"
 			" FROM bisections WHERE id = ?");
@@ -175,14 +203,22 @@ json_t *bisect_run_json(sqlite3 *db, int64_t id)
 	return o;
 }
 
-json_t *bisect_run_list_json(sqlite3 *db)
+json_t *bisect_run_json(sqlite3 *db, int64_t id)
 {
-	return query_json(db, "SELECT json_object('id', b.id, 'state', b.state,"
-			  " 'base', ba.name, 'label', b.label, 'good', b.good, 'bad',"
-			  " b.bad, 'culprit', b.culprit, 'track_id', b.track_id,"
-			  " 'outcome', b.outcome, 'parent_id', b.parent_id,"
-			  " 'steps', (SELECT count(*) FROM bisection_steps s WHERE"
-			  " s.bisection_id = b.id), 'created_at', b.created_at)"
-			  " FROM bisections b JOIN bases ba ON ba.id = b.base_id"
-			  " WHERE ?1 = ?1 ORDER BY b.id DESC LIMIT 1000", 0, 1);
+	int64_t next;
+
+	return bisect_run_page_json(db, id, BISECT_STEPS_PAGE, 0, &next);
+}
+
+json_t *bisect_run_list_json(sqlite3 *db, int limit, int64_t before, int64_t *next)
+{
+	return page_json(db, "SELECT json_object('id', b.id, 'state', b.state,"
+			 " 'base', ba.name, 'label', b.label, 'good', b.good, 'bad',"
+			 " b.bad, 'culprit', b.culprit, 'track_id', b.track_id,"
+			 " 'outcome', b.outcome, 'parent_id', b.parent_id,"
+			 " 'steps', (SELECT count(*) FROM bisection_steps s WHERE"
+			 " s.bisection_id = b.id), 'created_at', b.created_at)"
+			 " FROM bisections b JOIN bases ba ON ba.id = b.base_id"
+			 " WHERE ?1 = ?1 AND b.id < ?2 ORDER BY b.id DESC LIMIT ?3",
+			 0, before, limit, next);
 }

@@ -48,15 +48,6 @@ int experiment_state_valid(const char *state)
 	" FROM experiments e JOIN bases b ON b.id = e.base_id" \
 	" LEFT JOIN hosts h ON h.id = e.host_id LEFT JOIN api_keys k ON k.id = e.submitter_key_id"
 
-/* Trims a page fetched one row long; the cursor of the next page. */
-static int64_t page_next(json_t *a, int limit)
-{
-	if (!a || json_array_size(a) <= (size_t)limit)
-		return 0;
-	json_array_remove(a, (size_t)limit);
-	return json_integer_value(json_object_get(json_array_get(a, limit - 1), "id"));
-}
-
 json_t *experiments_list_json(sqlite3 *db, const char *state, int limit,
 			      int64_t before, int64_t *next)
 {
@@ -76,7 +67,7 @@ json_t *experiments_list_json(sqlite3 *db, const char *state, int limit,
 	sqlite3_bind_int(st, 3, limit + 1);
 	a = json_rows(st);
 	sqlite3_finalize(st);
-	*next = page_next(a, limit);
+	*next = json_page_next(a, limit, "id");
 	return a;
 }
 

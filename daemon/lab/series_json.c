@@ -2,6 +2,8 @@
 /*
  * Series and baselines as JSON; see series_json.h.
  */
+#include <stdint.h>
+
 #include "daemon/lab/series.h"
 #include "daemon/lab/series_json.h"
 #include "daemon/store/json.h"
@@ -51,45 +53,133 @@ int64_t series_find(sqlite3 *db, const char *name, const char *metric)
 	return id;
 }
 
-/* [[t, value], ...] */
-static json_t *point_pairs(sqlite3 *db, int64_t id)
+/* The series' points page: newest first from the cursor, @limit + 1. */
+static sqlite3_stmt *page_stmt(sqlite3 *db, int64_t id, int limit, int64_t before,
+			       struct lab_err *e)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT t, value FROM series_points"
-				      " WHERE series_id = ? ORDER BY t, id");
-	json_t *a = json_array();
+	int64_t tid = db_int(db, 0, "SELECT id FROM tracks WHERE series_id = ?", 1, id);
+	sqlite3_stmt *st, *c;
+	int found = 1;
 
+	/* A track's series in the track's commit order, others by time:
+	 * SERIES_POINTS_ORDER, each a search of an index from the cursor. */
+	st = db_prepare(db, tid ?
+		"SELECT sp.id, sp.t, sp.value, sp.label, sp.run_id, sp.experiment_id"
+		" FROM track_points tp JOIN series_points sp ON sp.id = tp.point_id"
+		" WHERE tp.track_id = ?1 AND tp.id < ?2 AND sp.series_id = ?3"
+		" ORDER BY tp.id DESC LIMIT ?5" :
+		"SELECT sp.id, sp.t, sp.value, sp.label, sp.run_id, sp.experiment_id"
+		" FROM series_points sp WHERE sp.series_id = ?3 AND (sp.t, sp.id) <"
+		" (?2, ?4) ORDER BY sp.t DESC, sp.id DESC LIMIT ?5");
 	if (!st)
-		return a;
-	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		json_array_append_new(a, json_pack("[I,f]",
-			(json_int_t)sqlite3_column_int64(st, 0),
-			sqlite3_column_double(st, 1)));
-	sqlite3_finalize(st);
+		return lab_fail_db(e, db), NULL;
+	sqlite3_bind_int64(st, 1, tid);
+	sqlite3_bind_int64(st, 2, INT64_MAX);
+	sqlite3_bind_int64(st, 3, id);
+	sqlite3_bind_int64(st, 4, INT64_MAX);
+	sqlite3_bind_int(st, 5, limit + 1);
+	if (before > 0) {
+		c = db_prepare(db, tid ?
+			"SELECT tp.id, 0 FROM series_points sp JOIN track_points tp ON"
+			" tp.experiment_id = sp.experiment_id AND tp.point_id = sp.id"
+			" WHERE sp.id = ?1 AND sp.series_id = ?2 AND tp.track_id = ?3" :
+			"SELECT t, id FROM series_points WHERE id = ?1 AND series_id = ?2"
+			" AND ?3 = ?3");
+		found = 0;
+		if (c) {
+			sqlite3_bind_int64(c, 1, before);
+			sqlite3_bind_int64(c, 2, id);
+			sqlite3_bind_int64(c, 3, tid);
+			if (sqlite3_step(c) == SQLITE_ROW) {
+				sqlite3_bind_int64(st, 2, sqlite3_column_int64(c, 0));
+				sqlite3_bind_int64(st, 4, sqlite3_column_int64(c, 1));
+				found = 1;
+			}
+			sqlite3_finalize(c);
+		}
+	}
+	if (!found) {
+		sqlite3_finalize(st);
+		return lab_fail(e, LAB_INVALID, "before must be the next of a page"
+				" of this series"), NULL;
+	}
+	return st;
+}
+
+/* [t, value] pairs of @st's rows, the page's cursor in *@next. */
+static json_t *pairs_of(sqlite3_stmt *st, int limit, int64_t *next)
+{
+	json_t *a = json_array();
+	int n = 0;
+
+	while (a && sqlite3_step(st) == SQLITE_ROW) {
+		if (n++ == limit) {
+			*next = json_integer_value(json_array_get(json_array_get(a,
+					(size_t)limit - 1), 2));
+			break;
+		}
+		json_array_append_new(a, json_pack("[I,f,I]",
+			(json_int_t)sqlite3_column_int64(st, 1),
+			sqlite3_column_double(st, 2),
+			(json_int_t)sqlite3_column_int64(st, 0)));
+	}
 	return a;
 }
 
-json_t *series_json(sqlite3 *db, int64_t id, bool pairs)
+/* Rows, or [t, value] pairs; in the series' order. */
+static json_t *points_page(sqlite3 *db, int64_t id, bool pairs, int limit,
+			   int64_t before, int64_t *next, struct lab_err *e)
+{
+	sqlite3_stmt *st = page_stmt(db, id, limit, before, e);
+	json_t *a, *o;
+	size_t i;
+
+	if (!st)
+		return NULL;
+	/* Pairs straight from the rows: what a chart of 10000 points reads. */
+	a = pairs ? pairs_of(st, limit, next) : json_rows(st);
+	sqlite3_finalize(st);
+	if (!a)
+		return lab_fail_db(e, db), NULL;
+	if (pairs)
+		json_array_foreach(a, i, o)
+			json_array_remove(o, 2);	/* the id: the cursor's */
+	else
+		*next = json_page_next(a, limit, "id");
+	json_array_reverse(a);
+	return a;
+}
+
+json_t *series_page_json(sqlite3 *db, int64_t id, bool pairs, int limit,
+			 int64_t before, int64_t *next, struct lab_err *e)
 {
 	json_t *arr = rows_for(db, "SELECT id, name, metric, host_id, baseline_id,"
 			       " label, created_at FROM series WHERE id = ?", id);
-	json_t *s = json_incref(json_array_get(arr, 0));
+	json_t *s = json_incref(json_array_get(arr, 0)), *pts;
 
+	*next = 0;
 	json_decref(arr);
 	if (!s)
+		return lab_fail(e, LAB_NOT_FOUND, "no such series"), NULL;
+	pts = points_page(db, id, pairs, limit, before, next, e);
+	if (!pts) {
+		json_decref(s);
 		return NULL;
-	if (pairs)
-		json_object_set_new(s, "points", point_pairs(db, id));
-	else
-		json_object_set_new(s, "points", rows_for(db,
-			"SELECT sp.id AS id, sp.t AS t, sp.value AS value, sp.label"
-			" AS label, sp.run_id AS run_id, sp.experiment_id AS"
-			" experiment_id FROM series_points sp" SERIES_POINTS_JOIN
-			" WHERE sp.series_id = ? ORDER BY" SERIES_POINTS_ORDER, id));
+	}
+	json_object_set_new(s, "points", pts);
+	json_object_set_new(s, "next", *next ? json_integer(*next) : json_null());
 	json_object_set_new(s, "change_points", rows_for(db,
 		"SELECT c.id, c.point_id, c.t, p.label, c.mean_before, c.mean_after,"
 		" c.delta_pct, c.p_value, c.detected_at, c.state FROM change_points c"
 		" LEFT JOIN series_points p ON p.id = c.point_id WHERE c.series_id = ?"
 		" AND c.state != 'retracted' ORDER BY c.t", id));
 	return s;
+}
+
+json_t *series_json(sqlite3 *db, int64_t id, bool pairs)
+{
+	struct lab_err e;
+	int64_t next;
+
+	return series_page_json(db, id, pairs, SERIES_POINTS_PAGE, 0, &next, &e);
 }

@@ -356,69 +356,123 @@ static json_t *col_num(sqlite3_stmt *st, int i)
 	       json_real(sqlite3_column_double(st, i));
 }
 
-/* Change points with their index among the points and their commits. */
-static json_t *change_points(sqlite3 *db, int64_t sid, json_t *points)
+/*
+ * Change points with their commits: bad is the point's commit, good the
+ * measured commit before it (both searched, whatever page is shown) and
+ * index its place among @points (null when it is on another page).
+ */
+static json_t *change_points(sqlite3 *db, int64_t tid, int64_t sid, json_t *points)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT id, point_id, delta_pct, state,"
-				      " bisect_note, bisect_mde_pct FROM change_points"
-				      " WHERE series_id = ? AND state != 'retracted'"
-				      " ORDER BY t, id");
+	sqlite3_stmt *st = db_prepare(db, "SELECT c.id, b.id, c.delta_pct, c.state,"
+		" b.commit_sha, (SELECT g.commit_sha FROM track_points g WHERE"
+		" g.track_id = b.track_id AND g.id < b.id AND g.point_id IS NOT NULL"
+		" ORDER BY g.id DESC LIMIT 1), c.bisect_note, c.bisect_mde_pct FROM change_points c JOIN series_points"
+		" sp ON sp.id = c.point_id JOIN track_points b ON b.experiment_id ="
+		" sp.experiment_id AND b.point_id = sp.id WHERE c.series_id = ?1 AND"
+		" b.track_id = ?2 AND c.state != 'retracted' ORDER BY c.t, c.id");
 	json_t *a = json_array(), *p = NULL;
 	size_t i;
 
 	if (!st)
 		return a;
 	sqlite3_bind_int64(st, 1, sid);
+	sqlite3_bind_int64(st, 2, tid);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t pid = sqlite3_column_int64(st, 1);
+		int64_t tp = sqlite3_column_int64(st, 1);
 		const char *state = (const char *)sqlite3_column_text(st, 3);
 
+		if (sqlite3_column_type(st, 5) == SQLITE_NULL)
+			continue;	/* the track's first measured commit */
 		json_array_foreach(points, i, p)
-			if (json_integer_value(json_object_get(p, "point_id")) == pid)
+			if (json_integer_value(json_object_get(p, "id")) == tp)
 				break;
-		if (i == json_array_size(points) || i == 0)
-			continue;
 		/* bisect_note: why it was bisected or not (track_gate.h). */
-		json_array_append_new(a, json_pack("{s:I,s:I,s:O,s:O,s:o,s:b,s:s,s:o,s:o}",
+		json_array_append_new(a, json_pack("{s:I,s:o,s:s,s:s,s:o,s:b,s:s,s:o,s:o}",
 			"id", (json_int_t)sqlite3_column_int64(st, 0), "index",
-			(json_int_t)i, "good", json_object_get(json_array_get(points,
-			i - 1), "commit"), "bad", json_object_get(p, "commit"),
-			"delta_pct", col_num(st, 2), "confirmed",
-			!strcmp(state, "confirmed"), "state", state, "bisect_note",
-			sqlite3_column_type(st, 4) == SQLITE_NULL ? json_null() :
-			json_string((const char *)sqlite3_column_text(st, 4)),
-			"bisect_mde_pct", col_num(st, 5)));
+			i < json_array_size(points) ? json_integer((json_int_t)i) :
+			json_null(), "good", (const char *)sqlite3_column_text(st, 5),
+			"bad", (const char *)sqlite3_column_text(st, 4),
+			"delta_pct", col_num(st, 2),
+			"confirmed", !strcmp(state, "confirmed"), "state", state,
+			"bisect_note", sqlite3_column_type(st, 6) == SQLITE_NULL ?
+			json_null() : json_string((const char *)sqlite3_column_text(st, 6)),
+			"bisect_mde_pct", col_num(st, 7)));
 	}
 	sqlite3_finalize(st);
 	return a;
 }
 
-json_t *tracks_json(sqlite3 *db, int64_t id)
+/* The points of a page: the newest @limit below track point @before. */
+static json_t *points_page(sqlite3 *db, int64_t id, int limit, int64_t before,
+			   int64_t *next)
+{
+	/* Rows straight into objects (json_rows): a page of 10000 points
+	 * parsed from SQLite's JSON text took three times as long. */
+	sqlite3_stmt *st = db_prepare(db, "SELECT tp.id AS id, tp.commit_sha AS"
+		" \"commit\", tp.subject AS subject, tp.author AS author,"
+		" coalesce(sp.t, tp.committed_at) AS t, sp.value AS value,"
+		" tp.experiment_id AS experiment_id, e.state AS state,"
+		" tp.point_id AS point_id"
+		" FROM track_points tp LEFT JOIN series_points sp ON"
+		" sp.id = tp.point_id LEFT JOIN experiments e ON"
+		" e.id = tp.experiment_id WHERE tp.track_id = ?1 AND tp.id < ?2"
+		" ORDER BY tp.id DESC LIMIT ?3");
+	json_t *a = NULL, *m = json_array(), *o;
+	size_t i;
+
+	*next = 0;
+	if (!st || !m)
+		goto out;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, before > 0 ? before : INT64_MAX);
+	sqlite3_bind_int(st, 3, limit + 1);
+	a = json_rows(st);
+	if (!a)
+		goto out;
+	*next = json_page_next(a, limit, "id");
+	json_array_reverse(a);
+	/* In the series' order (first-parent: the order they were queued,
+	 * series.h); after the measured points come unmeasured ones
+	 * (queued, running, failed). */
+	json_array_foreach(a, i, o)
+		if (json_is_null(json_object_get(o, "point_id")))
+			json_array_append(m, o);
+	for (i = json_array_size(a); i-- > 0;)
+		if (json_is_null(json_object_get(json_array_get(a, i), "point_id")))
+			json_array_remove(a, i);
+	json_array_extend(a, m);
+out:
+	sqlite3_finalize(st);
+	json_decref(m);
+	return a ? a : json_array();
+}
+
+json_t *tracks_page_json(sqlite3 *db, int64_t id, int limit, int64_t before,
+			 int64_t *next)
 {
 	json_t *o = json_query_texts(db, "SELECT " TRACK_JSON " FROM tracks t JOIN bases b"
 			       " ON b.id = t.base_id WHERE t.id = ?", id, 0), *pts;
 
+	*next = 0;
 	if (!o)
 		return NULL;
-	/* Points in the series' order (first-parent: the order they were
-	 * queued, series.h); after the measured points come unmeasured
-	 * ones (queued, running, failed). */
-	pts = json_query_texts(db, "SELECT json_object('commit', tp.commit_sha, 'subject',"
-			 " tp.subject, 'author', tp.author, 't', coalesce(sp.t,"
-			 " tp.committed_at), 'value', sp.value, 'experiment_id',"
-			 " tp.experiment_id, 'state', e.state, 'point_id', tp.point_id)"
-			 " FROM track_points tp LEFT JOIN series_points sp ON"
-			 " sp.id = tp.point_id LEFT JOIN experiments e ON"
-			 " e.id = tp.experiment_id WHERE tp.track_id = ?"
-			 " ORDER BY tp.point_id IS NULL, tp.id", id, 1);
-	json_object_set_new(o, "change_points", change_points(db,
+	pts = points_page(db, id, limit, before, next);
+	json_object_set_new(o, "change_points", change_points(db, id,
 		json_integer_value(json_object_get(o, "series_id")), pts));
 	json_object_set_new(o, "points", pts);
+	json_object_set_new(o, "next", *next ? json_integer(*next) : json_null());
 	json_object_set_new(o, "bisections", json_query_texts(db, "SELECT json_object("
 		"'id', id, 'state', state, 'culprit', culprit, 'good', good, 'bad', bad,"
 		" 'outcome', outcome, 'parent_id', parent_id, 'step_pct', step_pct)"
 		" FROM bisections WHERE track_id = ? ORDER BY id", id, 1));
 	return o;
+}
+
+json_t *tracks_json(sqlite3 *db, int64_t id)
+{
+	int64_t next;
+
+	return tracks_page_json(db, id, TRACK_POINTS_PAGE, 0, &next);
 }
 
 /*

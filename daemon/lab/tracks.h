@@ -79,7 +79,18 @@ void tracks_poll_due(store_conn *db, int interval, time_t now);
 void tracks_use_worker(struct worker *w, struct db_pool *pool);
 void tracks_on_queued(void (*fn)(void));
 
-/* GET /api/v1/tracks/{id} (docs/contracts.md), or NULL. */
+/* Points a page of a track holds unless asked for fewer or more. */
+#define TRACK_POINTS_PAGE 1000
+#define TRACK_POINTS_MAX 10000
+/*
+ * GET /api/v1/tracks/{id} (docs/contracts.md), or NULL: the newest
+ * @limit points below track point @before (0: the newest), shown in
+ * commit order; *@next is the cursor of the older page, 0 on the last.
+ * One search of (track_id, id) whatever the page.
+ */
+json_t *tracks_page_json(store_conn *db, int64_t id, int limit, int64_t before,
+			 int64_t *next);
+/* Its newest page. */
 json_t *tracks_json(store_conn *db, int64_t id);
 /* Every track without points, oldest first. */
 json_t *tracks_list_json(store_conn *db);

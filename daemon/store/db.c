@@ -305,6 +305,21 @@ void db_count_commits(sqlite3 *db, uint64_t *counter)
 	sqlite3_wal_hook(db, wal_hook, counter);
 }
 
+void db_flush_commit_count(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+
+	/* SQLite defers the WAL hook of a commit made by a statement that
+	 * was finalized before SQLITE_DONE (a write with RETURNING stepped
+	 * once) to the next statement that runs to its end: this one. */
+	if (!sqlite3_get_autocommit(db) ||
+	    sqlite3_prepare_v2(db, "SELECT 0", -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		;
+	sqlite3_finalize(st);
+}
+
 uint64_t db_pool_generation(struct db_pool *p)
 {
 	return __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE);

@@ -84,6 +84,14 @@ const char *db_errmsg(store_conn *db);
  * does the usual automatic checkpoint every 1000 pages).
  */
 void db_count_commits(store_conn *db, uint64_t *counter);
+/*
+ * Count now a commit of @db whose count is still pending: a write with
+ * RETURNING whose statement was finalized after its first row commits
+ * then, but SQLite calls the hook only when a later statement ends.
+ * The writer does this on every unlock, so the pool's generation (and
+ * the response cache keyed by it) never lags a write.
+ */
+void db_flush_commit_count(store_conn *db);
 
 /* A pool of connections to one database file, grown on demand. */
 struct db_pool {

@@ -186,3 +186,24 @@ json_t *json_query_texts(sqlite3 *db, const char *sql, int64_t id, int many)
 	sqlite3_finalize(st);
 	return r;
 }
+
+int64_t json_page_next(json_t *a, int limit, const char *key)
+{
+	if (!a || limit < 1 || json_array_size(a) <= (size_t)limit)
+		return 0;
+	while (json_array_size(a) > (size_t)limit)
+		json_array_remove(a, json_array_size(a) - 1);
+	return json_integer_value(json_object_get(json_array_get(a, limit - 1), key));
+}
+
+void json_array_reverse(json_t *a)
+{
+	size_t n = json_array_size(a);
+
+	for (size_t i = 0; i < n / 2; i++) {
+		json_t *x = json_incref(json_array_get(a, i));
+
+		json_array_set(a, i, json_array_get(a, n - 1 - i));
+		json_array_set_new(a, n - 1 - i, x);
+	}
+}

@@ -38,4 +38,13 @@ json_t *json_query_id(sqlite3 *db, const char *sql, int64_t id);
  */
 json_t *json_query_texts(sqlite3 *db, const char *sql, int64_t id, int many);
 
+/*
+ * Keyset pages: @a holds the rows of a page fetched one row longer than
+ * @limit. Drops that extra row and returns the cursor of the next page,
+ * member @key of the last row kept; 0 when @a was the last page.
+ */
+int64_t json_page_next(json_t *a, int limit, const char *key);
+/* Reverse @a in place (a page read newest first, shown oldest first). */
+void json_array_reverse(json_t *a);
+
 #endif

@@ -47,9 +47,17 @@ int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...)
 	for (i = 0; i < nargs; i++)
 		sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
 	va_end(ap);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(st, 0);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+			v = sqlite3_column_int64(st, 0);
+		/* Run it to its end: an autocommit write with RETURNING
+		 * commits when finalized, but SQLite calls the WAL hook that
+		 * counts commits (db_count_commits) only from a step that
+		 * returns SQLITE_DONE. (A step after SQLITE_DONE would run
+		 * the statement again.) */
+		while (sqlite3_step(st) == SQLITE_ROW)
+			;
+	}
 	sqlite3_finalize(st);
 	return v;
 }

@@ -15,7 +15,10 @@
 int db_exec(sqlite3 *db, const char *sql);
 /* Prepare or return NULL (message logged to stderr). */
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql);
-/* Run @sql with @nargs int64_t parameters; first column of the first row, or @def. */
+/*
+ * Run @sql with @nargs int64_t parameters to its end; first column of
+ * the first row, or @def.
+ */
 int64_t db_int(sqlite3 *db, int64_t def, const char *sql, int nargs, ...);
 /*
  * Column 0 of the first row of @sql, ?1 bound to @id, into *@out as a

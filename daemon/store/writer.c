@@ -52,6 +52,7 @@ void db_writer_unlock(struct db_writer *w)
 		snprintf(last_msg, sizeof(last_msg), "%s", sqlite3_errmsg(w->db));
 	}
 	db_rollback_all(w->db);	/* never leave a transaction open */
+	db_flush_commit_count(w->db);
 	fair_unlock(&w->lock);
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Description: the hot reads (experiment list, first and deep page and
- * by state; one experiment; its perf diff; a track's points; a series'
- * trends; the alert list; /metrics' gauges) and the claim scan no table
+ * by state; one experiment; its perf diff; a track's points and a series'
+ * trends, first and deep page, a track's series and one by time; the
+ * bisection list and a bisection's steps, first and deep page; the
+ * alert list; /metrics' gauges) and the claim scan no table
  * that grows with the lab. The lab functions themselves run on a
  * database filled by bench/scale-fill.sql; every statement they execute
  * is caught by SQLite's trace hook and its EXPLAIN QUERY PLAN read: a
@@ -15,6 +17,7 @@
 #include <time.h>
 
 #include "daemon/lab/alerts.h"
+#include "daemon/lab/bisect_json.h"
 #include "daemon/lab/experiment_json.h"
 #include "daemon/lab/gauges.h"
 #include "daemon/lab/jobs.h"
@@ -163,6 +166,17 @@ static void check_plans(sqlite3 *db, const char *what)
 	sqlite3_trace_v2(db, SQLITE_TRACE_PROFILE, trace, NULL);
 }
 
+/* Rows the test adds: not what is checked. */
+static int setup(sqlite3 *db, const char *sql)
+{
+	int rc;
+
+	sqlite3_trace_v2(db, 0, NULL, NULL);
+	rc = db_exec(db, sql);
+	sqlite3_trace_v2(db, SQLITE_TRACE_PROFILE, trace, NULL);
+	return rc;
+}
+
 static char *slurp_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -245,14 +259,55 @@ int main(void)
 	profiles_diff_free(&d);
 	check_plans(db, "perf diff");
 
-	j = tracks_json(db, 1001);
-	CHECK(j != NULL);
+	j = tracks_page_json(db, 1001, 2, 0, &next);
+	CHECK(j && json_array_size(json_object_get(j, "points")) == 2 && next > 0);
 	json_decref(j);
-	check_plans(db, "track points");
-	j = series_json(db, 1001, false);
-	CHECK(j != NULL);
+	check_plans(db, "track points, first page");
+	j = tracks_page_json(db, 1001, 2, next, &next);
+	CHECK(j && json_array_size(json_object_get(j, "points")) == 2);
 	json_decref(j);
-	check_plans(db, "series trends");
+	check_plans(db, "track points, deep page");
+	j = series_page_json(db, 1001, false, 2, 0, &next, &e);
+	CHECK(j && next > 0, "%s", e.msg);
+	json_decref(j);
+	check_plans(db, "series trends (a track's), first page");
+	j = series_page_json(db, 1001, true, 2, next, &next, &e);
+	CHECK(j && json_array_size(json_object_get(j, "points")) == 2, "%s", e.msg);
+	json_decref(j);
+	check_plans(db, "series trends (a track's), deep page");
+	CHECK(!setup(db, "INSERT INTO series (id, name, metric, created_at) VALUES"
+		       " (77, 'by-time', 'iops', 0); INSERT INTO series_points"
+		       " (series_id, t, value, created_at) SELECT 77, id / 3, id, 0"
+		       " FROM experiments"));
+	j = series_page_json(db, 77, false, 50, 0, &next, &e);
+	CHECK(j && next > 0, "%s", e.msg);
+	json_decref(j);
+	check_plans(db, "series trends (by time), first page");
+	j = series_page_json(db, 77, true, 50, next, &next, &e);
+	CHECK(j && json_array_size(json_object_get(j, "points")) == 50, "%s", e.msg);
+	json_decref(j);
+	check_plans(db, "series trends (by time), deep page");
+
+	CHECK(!setup(db, "INSERT INTO bisections (id, base_id, good, bad, bench,"
+		       " runs, state, created_at) SELECT id, 1, 'g', 'b', '{}', 3,"
+		       " 'done', 0 FROM experiments WHERE id <= 30;"
+		       " INSERT INTO bisection_steps (bisection_id, idx, commit_sha,"
+		       " experiment_id, created_at) SELECT 1 + id % 30, id, 'c', id, 0"
+		       " FROM experiments"));
+	j = bisect_run_list_json(db, 10, 0, &next);
+	CHECK(json_array_size(j) == 10 && next > 0);
+	json_decref(j);
+	j = bisect_run_list_json(db, 10, next, &next);
+	CHECK(json_array_size(j) == 10);
+	json_decref(j);
+	check_plans(db, "bisection list, first and deep page");
+	j = bisect_run_page_json(db, 5, 3, 0, &next);
+	CHECK(j && next > 0);
+	json_decref(j);
+	j = bisect_run_page_json(db, 5, 3, next, &next);
+	CHECK(j && json_array_size(json_object_get(j, "steps")) == 3);
+	json_decref(j);
+	check_plans(db, "bisection steps, first and deep page");
 
 	j = alerts_list_json(db, NULL, NULL, 100, 0, &next);
 	CHECK(json_array_size(j) > 0);

@@ -318,6 +318,8 @@ export function normSeries(s) {
 		count: typeof s.points === 'number' ? s.points : n,
 		cpCount: typeof s.change_points === 'number' ? s.change_points : null,
 		points: { t, v },
+		// keyset cursor of the older page of points (null: none)
+		next: num(s.next),
 		changePoints: arr(s.change_points).map((c) => ({
 			id: num(c.id), t: toUnix(c.t), delta: num(c.delta_pct),
 			before: num(c.mean_before), after: num(c.mean_after), p: num(c.p_value),
@@ -355,6 +357,8 @@ export function normTrack(t) {
 		last: last ? { commit: text(last.commit), value: num(last.value) } : null,
 		pollError: str(t.poll_error),
 		detect: normDetect(t.detect),
+		// keyset cursor of the older page of commits (null: none)
+		next: num(t.next),
 		points: arr(t.points).map((p) => ({
 			commit: text(p.commit), subject: text(p.subject), author: text(p.author),
 			t: num(p.t), value: num(p.value), exp: num(p.experiment_id), state: text(p.state),

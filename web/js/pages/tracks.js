@@ -4,7 +4,8 @@
 //   #/tracks/ID     its series (uPlot, x = commit order; hover shows the
 //                   commit's subject and author), the confirmed change
 //                   points as dashed lines (worse or better by the metric's
-//                   direction), and links to their bisections.
+//                   direction), and links to their bisections; a keyset
+//                   page of commits (?before=NEXT: the older page).
 import { h, fmt, link, stateBadge, arr, num, cssVar, si } from '../util.js';
 import { api } from '../api.js';
 import { metricLabel, fmtMetric, higherIsWorse } from '../metrics.js';
@@ -49,7 +50,10 @@ export async function render(ctx) {
 
 async function renderOne(ctx, id) {
 	document.title = 'Track ' + id + ' · perflab';
-	const t = normTrack(await api('/api/v1/tracks/' + encodeURIComponent(id)));
+	const before = ctx.query.get('before') || '';
+	// A keyset page of commits (the daemon's 1000; before, next): the
+	// chart and the table show that page.
+	const t = normTrack(await api('/api/v1/tracks/' + encodeURIComponent(id), { query: { before } }));
 	if (ctx.stale) return;
 	const root = h('div', { id: 'track' });
 	ctx.el.appendChild(root);
@@ -97,6 +101,10 @@ async function renderOne(ctx, id) {
 		b.culprit ? [' culprit ', h('span', { class: 'mono' }, short(b.culprit))] : null))) :
 		h('p', { class: 'muted' }, 'No bisection yet: a confirmed change point between commits more than one apart starts one when its size is above what the bisection\'s 5-run steps resolve on this host.'));
 	root.appendChild(h('h2', null, 'Commits'));
+	if (before || t.next !== null)
+		root.appendChild(h('p', { class: 'toolbar', id: 'track-pages' },
+			before ? h('a', { href: link('/tracks/' + t.id) }, '← newest commits') : null,
+			t.next !== null ? h('a', { href: link('/tracks/' + t.id, { before: t.next }), id: 'older-commits' }, 'older commits →') : null));
 	root.appendChild(h('table', { id: 'track-points', class: 'small' },
 		h('thead', null, h('tr', null, h('th', null, 'Commit'), h('th', null, 'Subject'), h('th', null, 'Author'), h('th', { class: 'num' }, t.metric ? metricLabel(t.metric) : 'Value'), h('th', null, 'State'), h('th', null, 'Experiment'))),
 		h('tbody', null, t.points.map((p) => h('tr', null,

@@ -132,11 +132,13 @@ export async function render(ctx) {
 			last !== undefined ? 'latest ' + fmt.count(Math.round(last), unitOf(s.metric)) : null].filter(Boolean).join(' · ');
 	}
 
+	// The newest keyset page of a series' points (GET /api/v1/series:
+	// next, before=NEXT); "older points" prepends the page before it.
 	async function fillPanel(s, panel) {
 		if (!s.points.t.length && s.count) {
 			const r = await api('/api/v1/series', { query: { id: s.id, format: 'pairs' } });
 			const full = normSeries(r);
-			Object.assign(s, { points: full.points, changePoints: full.changePoints.length ? full.changePoints : s.changePoints });
+			Object.assign(s, { points: full.points, next: full.next, changePoints: full.changePoints.length ? full.changePoints : s.changePoints });
 		}
 		await alertsReady;
 		if (ctx.stale || !panel.isConnected) return;
@@ -160,6 +162,15 @@ export async function render(ctx) {
 		});
 		u.over.addEventListener('dblclick', () => setTimeout(() => zoom(null, null), 0));
 		charts.push(u);
+		if (s.next !== null && s.next !== undefined)
+			slot.appendChild(h('p', { class: 'small' }, h('button', { type: 'button', class: 'link older-points', onclick: async () => {
+				const older = normSeries(await api('/api/v1/series', { query: { id: s.id, format: 'pairs', before: s.next } }));
+				s.points = { t: older.points.t.concat(s.points.t), v: older.points.v.concat(s.points.v) };
+				s.next = older.next;
+				charts.splice(charts.indexOf(u), 1);
+				u.destroy();
+				await fillPanel(s, panel);
+			} }, 'older points ←')));
 		if (cps.length) {
 			slot.appendChild(h('table', { class: 'small change-points' },
 				h('thead', null, h('tr', null, h('th', null, 'Change point'), h('th', { class: 'num' }, 'Before'), h('th', { class: 'num' }, 'After'), h('th', { class: 'num' }, 'Change'), h('th', { class: 'num' }, 'p'), h('th', null, 'Alert'))),
