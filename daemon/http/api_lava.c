@@ -7,12 +7,8 @@
 #include "daemon/lab/lava.h"
 #include "daemon/lab/lava_worker.h"
 
-#include <fcntl.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define TOKEN_HEADER "X-Perflab-Token"
 
@@ -88,33 +84,19 @@ int api_lava_callback(struct http_req *req, struct http_resp *resp)
 int api_lava_file(struct http_req *req, struct http_resp *resp)
 {
 	int64_t id = http_param_id(req, "id");
-	const char *name = http_param(req, "name");
 	struct lava_file f;
-	struct stat sb;
-	char err[256];
-	int rc, fd;
+	struct lab_err e;
+	uint64_t sent;
 
 	if (id <= 0)
 		return http_error(resp, 404, "no such LAVA job");
-	rc = lava_file_find(req->db, &req->srv->lava_cfg, id,
-			    http_header(req, TOKEN_HEADER), name, &f, err,
-			    sizeof(err));
-	if (rc != 200)
-		return http_error(resp, rc, "%s", err);
-	fd = open(f.path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) || sb.st_size != f.size) {
-		if (fd >= 0)
-			close(fd);
-		return http_error(resp, 404, "file '%s' changed under us", name);
-	}
-	resp->mhd = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
-	if (!resp->mhd) {
-		close(fd);
+	if (lava_file_open(req->db, &req->srv->lava_cfg, id,
+			   http_header(req, TOKEN_HEADER), http_param(req, "name"),
+			   &f, &e))
+		return http_lab_error(resp, &e);
+	if (http_reply_file(req, resp, f.ref.fd, f.ref.size, f.ref.sha256, &sent))
 		return -1;
-	}
-	MHD_add_response_header(resp->mhd, "Content-Type",
-				"application/octet-stream");
-	MHD_add_response_header(resp->mhd, "X-Perflab-Sha256", f.sha256);
-	resp->status = 200;
+	if (f.from_store && resp->status != 416)
+		images_count_download(&req->srv->images, &f.ref, sent);
 	return 0;
 }

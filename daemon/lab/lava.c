@@ -5,6 +5,7 @@
  * failure.
  */
 #include "daemon/lab/lava.h"
+#include "daemon/lab/builds.h"
 #include "daemon/lab/lava_image.h"
 #include "daemon/lab/lava_template.h"
 #include "daemon/store/db.h"
@@ -16,10 +17,13 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void sha_hex(const char *s, char out[65])
 {
@@ -103,42 +107,70 @@ int lava_callback(sqlite3 *wdb, int64_t row, const char *token, int *kick,
 	return 202;
 }
 
-int lava_file_find(sqlite3 *db, const struct lava_cfg *cfg, int64_t row,
+/* The guest's initramfs, hashed now (it is no image of the store). */
+static int open_initramfs(const struct lava_cfg *cfg, struct lava_file *f,
+			  struct lab_err *e)
+{
+	char path[4200];
+	long long size = 0;
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/initramfs.cpio",
+		 cfg->guest_dir ? cfg->guest_dir : "");
+	if (!cfg->guest_dir || lava_file_sha256(path, f->ref.sha256, &size))
+		return lab_fail(e, LAB_NOT_FOUND, "no initramfs (perflabd"
+				" --lava-guest DIR)");
+	f->ref.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->ref.fd < 0 || fstat(f->ref.fd, &sb) || sb.st_size != size) {
+		if (f->ref.fd >= 0)
+			close(f->ref.fd);
+		f->ref.fd = -1;
+		return lab_fail(e, LAB_NOT_FOUND, "the initramfs changed under us");
+	}
+	f->ref.size = (uint64_t)size;
+	return 0;
+}
+
+int lava_file_open(sqlite3 *db, const struct lava_cfg *cfg, int64_t row,
 		   const char *token, const char *name, struct lava_file *f,
-		   char *err, size_t errlen)
+		   struct lab_err *e)
 {
 	char state[16] = "", key[65] = "";
 	sqlite3_stmt *st;
 	int rc = check_token(db, row, token, state);
 
 	memset(f, 0, sizeof(*f));
-	if (rc != 200) {
-		snprintf(err, errlen, rc == 403 ? "bad token for this LAVA job" :
-			 rc == 404 ? "no such LAVA job" : "database error");
-		return rc;
-	}
-	if (!is_open(state)) {
-		snprintf(err, errlen, "this LAVA job is over: its files are gone");
-		return 404;
-	}
+	f->ref.fd = -1;
+	if (rc == 403)
+		return lab_fail(e, LAB_FORBIDDEN, "bad token for this LAVA job");
+	if (rc == 404)
+		return lab_fail(e, LAB_NOT_FOUND, "no such LAVA job");
+	if (rc != 200)
+		return lab_fail_db(e, db);
+	if (!is_open(state))
+		return lab_fail(e, LAB_NOT_FOUND, "this LAVA job is over: its"
+				" files are gone");
+	if (!strcmp(name, "initramfs.cpio"))
+		return open_initramfs(cfg, f, e);
 	st = db_prepare(db, "SELECT image_key FROM lava_jobs WHERE id = ?");
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_int64(st, 1, row);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		snprintf(key, sizeof(key), "%s", sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
-	if (!strcmp(name, "bzImage") && key[0] && cfg->images_dir)
-		snprintf(f->path, sizeof(f->path), "%s/%s/bzImage",
-			 cfg->images_dir, key);
-	else if (!strcmp(name, "initramfs.cpio") && cfg->guest_dir)
-		snprintf(f->path, sizeof(f->path), "%s/initramfs.cpio",
-			 cfg->guest_dir);
-	if (!f->path[0] || lava_file_sha256(f->path, f->sha256, &f->size)) {
-		snprintf(err, errlen, "no file '%s' for this LAVA job", name);
-		return 404;
-	}
-	return 200;
+	if (!lava_image_file_ok(name) || !key[0] || !cfg->images)
+		return lab_fail(e, LAB_NOT_FOUND, "no file '%.64s' for this LAVA"
+				" job", name);
+	rc = images_open(cfg->images, db, key, name, &f->ref);
+	if (rc > 0)
+		return lab_fail(e, LAB_NOT_FOUND, "image %s has no '%s' in the"
+				" store", key, name);
+	if (rc < 0)
+		return lab_fail(e, LAB_INTERNAL, "image %s: cannot open %s", key,
+				name);
+	f->from_store = true;
+	return 0;
 }
 
 /* ---- claim ------------------------------------------------------------ */
@@ -152,6 +184,7 @@ void lava_submission_free(struct lava_submission *s)
 int lava_claim(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_lab *lab,
 	       time_t now, struct lava_submission *out)
 {
+	json_t *task = NULL;
 	sqlite3_stmt *st;
 	int rc;
 
@@ -162,10 +195,16 @@ int lava_claim(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_lab *la
 		   " WHERE lab_id = ?2 AND state IN ('submitting', 'submitted',"
 		   " 'fetching'))", 2, lab->host_id, lab->id) != 0)
 		return 0;
-	rc = jobs_claim(wdb, c, lab->host_id, now, &out->cl);
-	if (rc != 1)
+	/* Without configs no image can be named: wait for a builder. */
+	rc = lab->own_configs ? 1 : builds_configs_from_builders(wdb,
+			lab->host_id, lab->label);
+	if (rc <= 0)
 		return rc;
-	(void)c;
+	/* A test host: a job whose image is stored, or nothing. */
+	rc = builds_claim(wdb, c, lab->host_id, now, &out->cl, &task);
+	json_decref(task);
+	if (rc != 1)
+		return rc < 0 ? -1 : 0;
 	st = db_prepare(wdb, "INSERT INTO lava_jobs (lab_id, job_id, attempt,"
 			" lease_token, token_hash, state, created_at) VALUES (?, ?,"
 			" ?, ?, '', 'submitting', ?) RETURNING id");
@@ -194,7 +233,7 @@ int lava_submission_load(sqlite3 *db, const struct jobs_ctx *c,
 	s->cl.attempt = o->attempt;
 	snprintf(s->cl.lease, sizeof(s->cl.lease), "%s", o->lease);
 	s->spec = jobs_spec_json(db, &s->cl, c->lease_seconds);
-	if (!s->spec)
+	if (!s->spec || builds_claim_json(db, o->host_id, &s->cl, s->spec))
 		return -1;
 	st = db_prepare(db, "SELECT title FROM experiments WHERE id = ?");
 	if (!st)
@@ -280,7 +319,7 @@ static json_t *vars_for(const struct lava_cfg *cfg, const struct lava_lab *lab,
 	const char *target = json_string_value(json_object_get(json_object_get(
 		spec, "bench"), "target"));
 	const char *base = cfg->url, *cbase = callback_base(cfg, lab), *k;
-	char ksum[65], isum[65], url[1400], initrd[4200], name[300], cb[1400];
+	char isum[65], url[1400], initrd[4200], name[300], cb[1400];
 	char *title = clean_title(json_string_value(json_object_get(spec, "title")));
 	char *cmd = NULL;
 	json_t *v = NULL, *x;
@@ -309,11 +348,9 @@ static json_t *vars_for(const struct lava_cfg *cfg, const struct lava_lab *lab,
 	}
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio",
 		 cfg->guest_dir ? cfg->guest_dir : "");
-	if (lava_file_sha256(img->kernel, ksum, NULL) ||
-	    lava_file_sha256(initrd, isum, NULL)) {
-		snprintf(err, errlen, "cannot read %s or %s (perflab-runner"
-			 " lava-guest --workdir DIR, perflabd --lava-guest DIR)",
-			 img->kernel, initrd);
+	if (lava_file_sha256(initrd, isum, NULL)) {
+		snprintf(err, errlen, "cannot read %s (perflab-runner lava-guest"
+			 " --workdir DIR, perflabd --lava-guest DIR)", initrd);
 		goto out;
 	}
 	cmd = bench_command(spec, target, uses_plugin(lab), &runtime, err, errlen);
@@ -347,7 +384,7 @@ static json_t *vars_for(const struct lava_cfg *cfg, const struct lava_lab *lab,
 		      "perflab.image", img->key,
 		      "tags", lab->tags,
 		      "kernel_url", url, "bzImage",
-		      "kernel_sha256", ksum,
+		      "kernel_sha256", img->kernel_sha256,
 		      "initrd_url", url, "initramfs.cpio",
 		      "initrd_sha256", isum,
 		      "file_headers", "X-Perflab-Token", s->token,
@@ -381,7 +418,6 @@ char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
 {
 	json_t *vars;
 	char *def;
-	int rc;
 
 	*reason = "internal";
 	if (json_object_get(s->spec, "toggle")) {
@@ -389,12 +425,8 @@ char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
 			 " lab yet (one LAVA job per boot is not built)");
 		return NULL;
 	}
-	rc = lava_image_find(cfg->images_dir, s->spec, img, err, errlen);
-	if (rc <= 0) {
-		if (rc == 0)
-			*reason = "wait";
+	if (lava_image_of(s->spec, lab->name, img, err, errlen))
 		return NULL;
-	}
 	vars = vars_for(cfg, lab, s, img, err, errlen);
 	if (!vars)
 		return NULL;
@@ -404,30 +436,6 @@ char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
 }
 
 /* ---- bookkeeping -------------------------------------------------------- */
-
-int lava_set_token(sqlite3 *wdb, int64_t row, const char *token,
-		   const char *image_key)
-{
-	sqlite3_stmt *st = db_prepare(wdb, "UPDATE lava_jobs SET token_hash = ?,"
-				      " image_key = ? WHERE id = ?");
-	char h[65];
-	int rc;
-
-	if (!st)
-		return -1;
-	sha_hex(token, h);
-	sqlite3_bind_text(st, 1, h, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, image_key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, row);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-int lava_new_token(char out[LAVA_TOKEN_LEN + 1])
-{
-	return new_token(out);
-}
 
 /* The definition as stored and shown: every copy of @token replaced. */
 static char *redact(const char *def, const char *token)
@@ -440,34 +448,55 @@ static char *redact(const char *def, const char *token)
 	return o;
 }
 
+int lava_set_token(sqlite3 *wdb, int64_t row, const char *token,
+		   const char *image_key, const char *definition)
+{
+	sqlite3_stmt *st = db_prepare(wdb, "UPDATE lava_jobs SET token_hash = ?,"
+				      " image_key = ?, definition = ? WHERE id = ?");
+	char h[65], *red = redact(definition, token);
+	int rc = SQLITE_NOMEM;
+
+	if (st && red) {
+		sha_hex(token, h);
+		sqlite3_bind_text(st, 1, h, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, image_key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, red, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, row);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	free(red);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int lava_new_token(char out[LAVA_TOKEN_LEN + 1])
+{
+	return new_token(out);
+}
+
 int lava_mark_submitted(sqlite3 *wdb, const struct jobs_ctx *c,
 			const struct lava_lab *lab, int64_t row, int64_t lava_id,
-			const char *definition, const char *token, time_t now)
+			time_t now)
 {
 	sqlite3_stmt *st = db_prepare(wdb, "UPDATE lava_jobs SET lava_id = ?,"
 		" state = CASE state WHEN 'submitting' THEN 'submitted' ELSE state"
-		" END, definition = ?, submitted_at = ?, message = NULL WHERE id = ?"
+		" END, submitted_at = ?, message = NULL WHERE id = ?"
 		" RETURNING job_id, lease_token");
-	char *red = redact(definition, token), msg[160], lease[33] = "";
+	char msg[160], lease[33] = "";
 	struct lab_err e;
 	int64_t job = 0;
 	time_t exp;
 
-	if (!st || !red) {
-		sqlite3_finalize(st);
-		free(red);
+	if (!st)
 		return -1;
-	}
 	sqlite3_bind_int64(st, 1, lava_id);
-	sqlite3_bind_text(st, 2, red, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (int64_t)now);
-	sqlite3_bind_int64(st, 4, row);
+	sqlite3_bind_int64(st, 2, (int64_t)now);
+	sqlite3_bind_int64(st, 3, row);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		job = sqlite3_column_int64(st, 0);
 		snprintf(lease, sizeof(lease), "%s", sqlite3_column_text(st, 1));
 	}
 	sqlite3_finalize(st);
-	free(red);
 	if (!job)
 		return -1;
 	snprintf(msg, sizeof(msg), "LAVA job %lld submitted to %s",

@@ -3,6 +3,7 @@
  * lava_labs: adding, listing and loading LAVA labs (lava.h).
  */
 #include "daemon/lab/lava.h"
+#include "daemon/lab/builds.h"
 #include "daemon/lab/lava_template.h"
 #include "daemon/lab/validate.h"
 #include "daemon/store/db.h"
@@ -147,8 +148,8 @@ static int check_lists(const json_t *tags, const json_t *vars, char *err,
 }
 
 static int insert(sqlite3 *db, const json_t *b, const char *tmpl_text,
-		  const json_t *tags, const json_t *vars, int poll, int64_t *id,
-		  char *err, size_t errlen)
+		  const json_t *tags, const json_t *vars, json_t *configs,
+		  int poll, int64_t *id, char *err, size_t errlen)
 {
 	const char *name = json_string_value(json_object_get(b, "name"));
 	const char *label = json_string_value(json_object_get(b, "label"));
@@ -161,6 +162,7 @@ static int insert(sqlite3 *db, const json_t *b, const char *tmpl_text,
 	char *tj = json_dumps(tags ? tags : empty_a, JSON_COMPACT);
 	char *vj = json_dumps(vars ? vars : empty_o, JSON_COMPACT);
 	char *facts = fo ? json_dumps(fo, JSON_COMPACT) : NULL;
+	char *cj = configs ? json_dumps(configs, JSON_COMPACT) : NULL;
 	sqlite3_stmt *st = NULL;
 	int64_t host;
 	int rc = 500;
@@ -168,7 +170,7 @@ static int insert(sqlite3 *db, const json_t *b, const char *tmpl_text,
 	json_decref(empty_a);
 	json_decref(empty_o);
 	json_decref(fo);
-	if (!tj || !vj || !facts || db_begin(db))
+	if (!tj || !vj || !facts || (configs && !cj) || db_begin(db))
 		goto out;
 	st = db_prepare(db, "SELECT 1 FROM hosts WHERE name = ?");
 	if (!st)
@@ -201,10 +203,14 @@ static int insert(sqlite3 *db, const json_t *b, const char *tmpl_text,
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto rollback;
 	sqlite3_finalize(st);
+	st = NULL;
+	/* A test host of the build machinery: it never builds (builds.h). */
+	if (builds_set_host(db, host, "test", configs))
+		goto rollback;
 	st = db_prepare(db, "INSERT INTO lava_labs (name, label, url, token_file,"
 			" device_type, backend, tags, template, vars, callback_url,"
-			" poll_seconds, host_id, created_at) VALUES (?, ?, ?, ?, ?,"
-			" ?, ?, ?, ?, ?, ?, ?, unixepoch()) RETURNING id");
+			" poll_seconds, host_id, configs, created_at) VALUES (?, ?, ?,"
+			" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, unixepoch()) RETURNING id");
 	if (!st)
 		goto rollback;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -224,6 +230,8 @@ static int insert(sqlite3 *db, const json_t *b, const char *tmpl_text,
 				  "callback_url")), -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 11, poll);
 	sqlite3_bind_int64(st, 12, host);
+	if (cj)
+		sqlite3_bind_text(st, 13, cj, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW)
 		goto rollback;
 	*id = sqlite3_column_int64(st, 0);
@@ -245,6 +253,7 @@ out:
 	free(tj);
 	free(vj);
 	free(facts);
+	free(cj);
 	return rc;
 }
 
@@ -253,11 +262,12 @@ int lava_lab_add(sqlite3 *wdb, const json_t *b, int64_t *id, char *err,
 {
 	static const char *const keys[] = { "name", "label", "url", "token_file",
 		"device_type", "backend", "tags", "template", "template_file",
-		"vars", "callback_url", "poll_seconds", NULL };
+		"vars", "callback_url", "poll_seconds", "configs", NULL };
 	const char *name, *label, *url, *tok, *dt, *be, *tt, *tf, *cb, *bad;
 	const json_t *tags = json_object_get(b, "tags");
 	const json_t *vars = json_object_get(b, "vars");
 	const json_t *poll = json_object_get(b, "poll_seconds");
+	json_t *configs = json_object_get(b, "configs");
 	char *text = NULL;
 	json_t *tmpl = NULL;
 	int rc;
@@ -293,6 +303,11 @@ int lava_lab_add(sqlite3 *wdb, const json_t *b, int64_t *id, char *err,
 		return refuse(err, errlen, 400, "poll_seconds is 1-3600");
 	if ((rc = check_lists(tags, vars, err, errlen)))
 		return rc;
+	if (configs && (builds_check_caps(NULL, configs, err, errlen) ||
+			!json_object_size(configs)))
+		return refuse(err, errlen, 400, "\"configs\" must be an object of"
+			      " 1-64 {name: config hash (64 lower-case hex)}"
+			      " (leave it out: the label's builders' configs)");
 	if (!tt == !tf)
 		return refuse(err, errlen, 400, "give \"template\" (its JSON"
 			      " text) or \"template_file\" (a path perflabd"
@@ -308,7 +323,7 @@ int lava_lab_add(sqlite3 *wdb, const json_t *b, int64_t *id, char *err,
 	rc = check_vars(tmpl, vars, err, errlen);
 	json_decref(tmpl);
 	if (!rc)
-		rc = insert(wdb, b, text, tags, vars,
+		rc = insert(wdb, b, text, tags, vars, configs,
 			    poll ? (int)json_integer_value(poll) : 60, id, err,
 			    errlen);
 	free(text);
@@ -339,6 +354,9 @@ json_t *lava_labs_json(sqlite3 *db)
 		" l.token_file, l.device_type, l.backend, l.tags AS tags_json,"
 		" l.vars AS vars_json, l.callback_url, l.poll_seconds,"
 		" l.enabled != 0 AS enabled, l.created_at, h.id AS host_id,"
+		" CASE WHEN l.configs IS NULL THEN 'builders' ELSE 'lab' END AS"
+		" configs_from, (SELECT json_group_object(name, hash) FROM"
+		" host_configs WHERE host_id = h.id) AS configs_json,"
 		" (SELECT count(*) FROM lava_jobs j WHERE j.lab_id = l.id) AS"
 		" lava_jobs FROM lava_labs l JOIN hosts h ON h.id = l.host_id"
 		" ORDER BY l.id");
@@ -392,6 +410,7 @@ static int load_row(sqlite3_stmt *st, struct lava_lab *l)
 	l->callback_url = cb ? strdup(cb) : NULL;
 	l->poll_seconds = sqlite3_column_int(st, 11);
 	l->host_id = sqlite3_column_int64(st, 12);
+	l->own_configs = sqlite3_column_type(st, 13) != SQLITE_NULL;
 	if (!l->tags || !l->vars || !l->tmpl) {
 		fprintf(stderr, "perflabd: LAVA lab %s: unusable row (%s)\n",
 			l->name, l->tmpl ? "tags/vars" : err);
@@ -405,7 +424,7 @@ int lava_labs_load(sqlite3 *db, struct lava_lab **labs)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT id, name, label, url, token_file,"
 		" device_type, backend, tags, template, vars, callback_url,"
-		" poll_seconds, host_id FROM lava_labs WHERE enabled != 0"
+		" poll_seconds, host_id, configs FROM lava_labs WHERE enabled != 0"
 		" ORDER BY id");
 	struct lava_lab *a = NULL;
 	int n = 0, rc;

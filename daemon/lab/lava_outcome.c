@@ -67,8 +67,10 @@ static void attach_exact(const struct lava_cfg *cfg, const struct lava_open *o,
 		return;
 	if (insn_prof_parse(con->insn, con->insn_len, &p, err, sizeof(err)))
 		goto out;
+	/* The store's layout (images.h); the experiment needs the image, so
+	 * the collector leaves it alone. */
 	snprintf(path, sizeof(path), "%s/%s/System.map",
-		 cfg->images_dir ? cfg->images_dir : "", o->image_key);
+		 cfg->images ? cfg->images->dir : "", o->image_key);
 	text = read_file(path, 64u << 20, &len);
 	if (!text || insn_symtab_parse(text, len, &ks)) {
 		snprintf(err, sizeof(err), "no System.map at %.400s", path);
