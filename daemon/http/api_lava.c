@@ -15,20 +15,18 @@
 int api_lava_labs_post(struct http_req *req, struct http_resp *resp)
 {
 	json_t *body = http_json_body(req, resp);
-	char err[512];
+	struct lab_err e;
 	int64_t id = 0;
 	int rc;
 
 	if (!body)
 		return 0;
-	rc = lava_lab_add(req->db, body, &id, err, sizeof(err));
-	if (rc != 201) {
-		json_decref(body);
-		return http_error(resp, rc, "%s", err);
-	}
-	rc = http_json(resp, 201, json_pack("{s:I,s:O,s:O}", "id", (json_int_t)id,
-			"name", json_object_get(body, "name"),
-			"label", json_object_get(body, "label")));
+	if (lava_lab_add(req->db, body, &id, &e))
+		rc = http_lab_error(resp, &e);
+	else
+		rc = http_json(resp, 201, json_pack("{s:I,s:O,s:O}", "id",
+				(json_int_t)id, "name", json_object_get(body, "name"),
+				"label", json_object_get(body, "label")));
 	json_decref(body);
 	return rc;
 }
@@ -43,42 +41,35 @@ int api_lava_labs_list(struct http_req *req, struct http_resp *resp)
 int api_lava_lab_delete(struct http_req *req, struct http_resp *resp)
 {
 	const char *name = http_param(req, "name");
-	char err[256];
-	int rc = lava_lab_disable(req->db, name, err, sizeof(err));
+	struct lab_err e;
 
-	if (rc != 200)
-		return http_error(resp, rc, "%s", err);
+	if (lava_lab_disable(req->db, name, &e))
+		return http_lab_error(resp, &e);
 	return http_json(resp, 200, json_pack("{s:s,s:b}", "name", name,
 					      "disabled", 1));
 }
 
 int api_lava_job_get(struct http_req *req, struct http_resp *resp)
 {
-	int64_t id = http_param_id(req, "id");
-	json_t *o = id > 0 ? lava_job_json(req->db, id) : NULL;
+	struct lab_err e;
+	json_t *o = lava_job_json(req->db, http_param_id(req, "id"), &e);
 
-	if (!o)
-		return http_error(resp, 404, "no such LAVA job");
-	return http_json(resp, 200, o);
+	return o ? http_json(resp, 200, o) : http_lab_error(resp, &e);
 }
 
+/* 202: the worker looks at the LAVA job now; 200: it was handled before. */
 int api_lava_callback(struct http_req *req, struct http_resp *resp)
 {
 	int64_t id = http_param_id(req, "id");
-	char err[256];
-	int kick = 0, rc;
+	struct lab_err e;
+	int kick = 0;
 
-	if (id <= 0)
-		return http_error(resp, 404, "no such LAVA job");
-	rc = lava_callback(req->db, id, http_header(req, TOKEN_HEADER), &kick,
-			   err, sizeof(err));
+	if (lava_callback(req->db, id, http_header(req, TOKEN_HEADER), &kick, &e))
+		return http_lab_error(resp, &e);
 	if (kick)
 		lava_worker_kick(&req->srv->lava);
-	if (rc == 202 || rc == 200)
-		return http_json(resp, rc, json_pack("{s:I,s:s}", "id",
-				 (json_int_t)id, "state", rc == 202 ?
-				 "fetching" : "finished"));
-	return http_error(resp, rc, "%s", err);
+	return http_json(resp, kick ? 202 : 200, json_pack("{s:I,s:s}", "id",
+			 (json_int_t)id, "state", kick ? "fetching" : "finished"));
 }
 
 int api_lava_file(struct http_req *req, struct http_resp *resp)
@@ -88,8 +79,6 @@ int api_lava_file(struct http_req *req, struct http_resp *resp)
 	struct lab_err e;
 	uint64_t sent;
 
-	if (id <= 0)
-		return http_error(resp, 404, "no such LAVA job");
 	if (lava_file_open(req->db, &req->srv->lava_cfg, id,
 			   http_header(req, TOKEN_HEADER), http_param(req, "name"),
 			   &f, &e))

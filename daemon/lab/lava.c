@@ -80,31 +80,26 @@ static int is_open(const char *state)
 }
 
 int lava_callback(sqlite3 *wdb, int64_t row, const char *token, int *kick,
-		  char *err, size_t errlen)
+		  struct lab_err *e)
 {
 	char state[16] = "";
-	int rc = check_token(wdb, row, token, state);
+	int rc = row > 0 ? check_token(wdb, row, token, state) : 404;
 
 	*kick = 0;
-	if (rc == 404 || rc == 403) {
-		snprintf(err, errlen, rc == 404 ? "no such LAVA job" :
-			 "bad token for this LAVA job");
-		return rc;
-	}
-	if (rc != 200) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(wdb));
-		return 500;
-	}
+	if (rc == 404)
+		return lab_fail(e, LAB_NOT_FOUND, "no such LAVA job");
+	if (rc == 403)
+		return lab_fail(e, LAB_FORBIDDEN, "bad token for this LAVA job");
+	if (rc != 200)
+		return lab_fail_db(e, wdb);
 	if (!is_open(state))
-		return 200;
+		return 0;
 	if (db_int(wdb, -1, "UPDATE lava_jobs SET callbacks = callbacks + 1,"
 		   " state = CASE state WHEN 'submitted' THEN 'fetching' ELSE"
-		   " state END WHERE id = ? RETURNING 0", 1, row)) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(wdb));
-		return db_error_status(wdb);
-	}
+		   " state END WHERE id = ? RETURNING 0", 1, row))
+		return lab_fail_db(e, wdb);
 	*kick = 1;
-	return 202;
+	return 0;
 }
 
 /* The guest's initramfs, hashed now (it is no image of the store). */
@@ -137,7 +132,7 @@ int lava_file_open(sqlite3 *db, const struct lava_cfg *cfg, int64_t row,
 {
 	char state[16] = "", key[65] = "";
 	sqlite3_stmt *st;
-	int rc = check_token(db, row, token, state);
+	int rc = row > 0 ? check_token(db, row, token, state) : 404;
 
 	memset(f, 0, sizeof(*f));
 	f->ref.fd = -1;

@@ -71,13 +71,14 @@ void lava_lab_free(struct lava_lab *l);
 /*
  * Add a lab from the admin's JSON ({"name", "label", "url", "token_file",
  * "device_type", "backend", "tags", "template" | "template_file", "vars",
- * "callback_url", "poll_seconds", "configs"}), creating its host. 201 with *id, or
- * 400/409/422 with the reason in err, or 500/503.
+ * "callback_url", "poll_seconds", "configs"}), creating its host: 0 with
+ * *id; or -1: LAB_INVALID (a field), LAB_CONFLICT (the name is taken),
+ * LAB_REJECTED (the token file, the template), LAB_UNAVAILABLE/INTERNAL.
  */
-int lava_lab_add(store_conn *wdb, const json_t *body, int64_t *id, char *err,
-		 size_t errlen);
-/* Disable a lab (its host stays, for history): 200, 404. */
-int lava_lab_disable(store_conn *wdb, const char *name, char *err, size_t errlen);
+int lava_lab_add(store_conn *wdb, const json_t *body, int64_t *id,
+		 struct lab_err *e);
+/* Disable a lab (its host stays, for history): 0, or -1 LAB_NOT_FOUND. */
+int lava_lab_disable(store_conn *wdb, const char *name, struct lab_err *e);
 /* {"labs": [...]}: never the token, only where it is read from. */
 json_t *lava_labs_json(store_conn *db);
 /* The enabled labs; count, or -1. Free each with lava_lab_free. */
@@ -86,18 +87,19 @@ int lava_labs_load(store_conn *db, struct lava_lab **labs);
 /* The LAVA jobs of an experiment, for its page: [{job_id, attempt,
  * lava_id, url, state, lava_state, lava_health, outcome, message}]. */
 json_t *lava_experiment_jobs(store_conn *db, int64_t experiment_id);
-/* One LAVA job (definition included, its token redacted); NULL: none. */
-json_t *lava_job_json(store_conn *db, int64_t lava_job_id);
+/* One LAVA job (definition included, its token redacted); NULL with @e
+ * (LAB_NOT_FOUND). */
+json_t *lava_job_json(store_conn *db, int64_t lava_job_id, struct lab_err *e);
 
 /* ---- the callback and the files (per-job token) ---------------------- */
 
 /*
- * A notify callback for lava job @row with @token: 202 (the worker will
- * fetch it; *kick set), 200 (already finished: nothing to do), 403 (bad
- * token), 404 (no such job).
+ * A notify callback for lava job @row with @token: 0 with *kick set (the
+ * worker will fetch it) or not (already finished: nothing to do); or -1:
+ * LAB_FORBIDDEN (bad token), LAB_NOT_FOUND (no such job).
  */
 int lava_callback(store_conn *wdb, int64_t row, const char *token, int *kick,
-		  char *err, size_t errlen);
+		  struct lab_err *e);
 
 /* An open file for LAVA: the caller owns f.ref.fd. */
 struct lava_file {
