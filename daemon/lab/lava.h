@@ -79,6 +79,8 @@ int lava_lab_add(store_conn *wdb, const json_t *body, int64_t *id,
 		 struct lab_err *e);
 /* Disable a lab (its host stays, for history): 0, or -1 LAB_NOT_FOUND. */
 int lava_lab_disable(store_conn *wdb, const char *name, struct lab_err *e);
+/* The enabled lab @label is bound to: 1 with its @name, 0 none, -1. */
+int lava_label_lab(store_conn *db, const char *label, char name[65]);
 /* {"labs": [...]}: never the token, only where it is read from. */
 json_t *lava_labs_json(store_conn *db);
 /* The enabled labs; count, or -1. Free each with lava_lab_free. */

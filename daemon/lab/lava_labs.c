@@ -323,6 +323,23 @@ int lava_lab_add(sqlite3 *wdb, const json_t *b, int64_t *id, struct lab_err *e)
 	return rc;
 }
 
+int lava_label_lab(sqlite3 *db, const char *label, char name[65])
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM lava_labs WHERE"
+				      " label = ? AND enabled != 0 ORDER BY id"
+				      " LIMIT 1");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		snprintf(name, 65, "%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 int lava_lab_disable(sqlite3 *wdb, const char *name, struct lab_err *e)
 {
 	sqlite3_stmt *st = db_prepare(wdb, "UPDATE lava_labs SET enabled = 0"

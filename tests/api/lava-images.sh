@@ -10,7 +10,8 @@
 # that sha256; its initrd hash is the guest's file's. A lab without
 # configs takes the hashes of the builders carrying its label (none: its
 # jobs stay queued; a name two builders hash differently is left out);
-# another builder's hash builds nothing for it. Bad configs: 400.
+# another builder's hash builds nothing for it. Bad configs: 400. A
+# toggle experiment on a LAVA-bound label: 422 (one LAVA job per job).
 . "$(dirname "$0")/lib.sh"
 sha() { sha256sum | cut -c1-64; }
 mkdir "$TMP/guest"
@@ -160,4 +161,18 @@ submit lava-b >/dev/null
 sleep 2
 check "$(api GET /api/v1/lava/labs "$ADMIN" | jq -r '.labs[] | select(.name == "lava-c") |
 	.configs | length')" -eq 0 "a config two builders hash differently is left out"
+# Toggles (several jobs in one boot) are refused on a LAVA-bound label.
+tog() {	# LABEL
+	api POST /api/v1/experiments "$ADMIN" "$(jq -n --arg l "$1" '{title: "tog", label: $l,
+		backend: "qemu-icount", runs: 1, max_runs: 1, toggle: true,
+		bench: {runtime: 3, warmup: 1},
+		variants: [{name: "A", settings: {"/sys/module/perflab/parameters/canary": "0"}},
+			   {name: "B", settings: {"/sys/module/perflab/parameters/canary": "8"}}]}')" >/dev/null
+}
+tog lava-b
+expect_status 422 "a toggle on a LAVA lab's label"
+grep -q "bound to LAVA lab 'lava-c': toggle experiments do not run on LAVA labs" "$TMP/body" ||
+	fail "the toggle's refusal: $(cat "$TMP/body")"
+tog no-lava
+expect_status 201 "the same toggle on a label without a LAVA lab"
 echo ok
