@@ -10,6 +10,7 @@
 #include "daemon/lab/bases.h"
 #include "daemon/lab/experiments.h"
 #include "daemon/lab/lava.h"
+#include "daemon/lab/lava_toggle.h"
 #include "daemon/lab/patches.h"
 #include "daemon/lab/planner.h"
 #include "daemon/lab/roles.h"
@@ -184,25 +185,28 @@ static int check_variant(sqlite3 *w, const struct trust_who *who,
 }
 
 /*
- * A toggle experiment runs several jobs in one boot; a LAVA lab submits
- * one LAVA job per perflab job, so its label takes none (lava.h).
+ * A toggle boot on a LAVA lab is one LAVA job whose test step runs every
+ * job of the boot (lava_toggle.h): at most LAVA_TOGGLE_MAX_RUNS of them.
  */
 static int toggle_lava_check(sqlite3 *w, const struct experiment_req *r,
 			     struct lab_err *e)
 {
+	int per_boot = r->runs_per_boot ? r->runs_per_boot : r->runs;
 	char lab[65];
 	int rc;
 
-	if (!r->toggle || !r->label)
+	if (!r->toggle || !r->label ||
+	    (int64_t)per_boot * r->nvariants <= LAVA_TOGGLE_MAX_RUNS)
 		return 0;
 	rc = lava_label_lab(w, r->label, lab);
 	if (rc < 0)
 		return lab_fail_db(e, w);
 	if (rc)
 		return lab_fail(e, LAB_REJECTED, "label '%s' is bound to LAVA lab"
-				" '%s': toggle experiments do not run on LAVA labs"
-				" (one LAVA job per boot is not built)", r->label,
-				lab);
+				" '%s': a toggle boot there runs at most %d jobs"
+				" (runs_per_boot x variants is %lld)", r->label,
+				lab, LAVA_TOGGLE_MAX_RUNS,
+				(long long)per_boot * r->nvariants);
 	return 0;
 }
 

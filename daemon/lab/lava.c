@@ -8,6 +8,7 @@
 #include "daemon/lab/builds.h"
 #include "daemon/lab/lava_image.h"
 #include "daemon/lab/lava_template.h"
+#include "daemon/lab/lava_toggle.h"
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
 #include "daemon/store/json.h"
@@ -269,6 +270,8 @@ static char *clean_title(const char *s)
 static char *bench_command(const json_t *spec, const char *target, int icount,
 			   int *runtime, char *err, size_t errlen)
 {
+	const json_t *toggle = json_object_get(json_object_get(spec, "toggle"),
+					       "runs");
 	struct benchargs ba;
 	char *args, *cmd = NULL;
 
@@ -280,9 +283,14 @@ static char *bench_command(const json_t *spec, const char *target, int icount,
 		benchargs_drop(&ba, "-P");
 	*runtime = ba.runtime;
 	args = benchargs_join(&ba, ' ');
-	if (args && asprintf(&cmd, "/bin/perflab-lava-bench %s %s", target,
-			     args) < 0)
+	if (toggle && args) {
+		/* One LAVA job per boot: every run of it, in order. */
+		cmd = lava_toggle_command(toggle, target, args, err, errlen);
+		*runtime *= (int)json_array_size(toggle);
+	} else if (args && asprintf(&cmd, "/bin/perflab-lava-bench %s %s",
+				    target, args) < 0) {
 		cmd = NULL;
+	}
 	free(args);
 	benchargs_free(&ba);
 	return cmd;
@@ -415,11 +423,6 @@ char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
 	char *def;
 
 	*reason = "internal";
-	if (json_object_get(s->spec, "toggle")) {
-		snprintf(err, errlen, "toggle experiments do not run on a LAVA"
-			 " lab yet (one LAVA job per boot is not built)");
-		return NULL;
-	}
 	if (lava_image_of(s->spec, lab->name, img, err, errlen))
 		return NULL;
 	vars = vars_for(cfg, lab, s, img, err, errlen);
@@ -506,8 +509,9 @@ int lava_open_jobs(sqlite3 *db, int64_t lab_id, struct lava_open **out)
 	sqlite3_stmt *st = db_prepare(db, "SELECT lj.id, lj.job_id,"
 		" coalesce(lj.lava_id, 0), l.host_id, lj.attempt, lj.lease_token,"
 		" lj.state, coalesce(lj.polled_at, 0), coalesce(lj.image_key, ''),"
-		" j.experiment_id FROM lava_jobs lj JOIN lava_labs l ON l.id ="
-		" lj.lab_id JOIN jobs j ON j.id = lj.job_id WHERE lj.lab_id = ?"
+		" j.experiment_id, e.runs_per_boot > 0 FROM lava_jobs lj JOIN"
+		" lava_labs l ON l.id = lj.lab_id JOIN jobs j ON j.id = lj.job_id"
+		" JOIN experiments e ON e.id = j.experiment_id WHERE lj.lab_id = ?"
 		" AND lj.state IN ('submitting', 'submitted', 'fetching')"
 		" ORDER BY lj.id");
 	struct lava_open *a = NULL;
@@ -536,6 +540,7 @@ int lava_open_jobs(sqlite3 *db, int64_t lab_id, struct lava_open **out)
 		snprintf(o->image_key, sizeof(o->image_key), "%s",
 			 sqlite3_column_text(st, 8));
 		o->experiment_id = sqlite3_column_int64(st, 9);
+		o->toggle = sqlite3_column_int(st, 10) != 0;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -642,6 +647,96 @@ static void add_commit(sqlite3 *wdb, int64_t job, json_t *body)
 	free(sha);
 }
 
+/* The jobs of @o's boot still leased, in seq order: count, or -1. */
+static int boot_jobs(sqlite3 *wdb, const struct lava_open *o,
+		     int64_t ids[LAVA_TOGGLE_MAX_RUNS],
+		     char leases[LAVA_TOGGLE_MAX_RUNS][33])
+{
+	sqlite3_stmt *st = db_prepare(wdb, "SELECT id, lease_token FROM jobs"
+		" WHERE (id = ?1 AND lease_token = ?2) OR (lease_group = ?2 AND"
+		" state IN ('claimed', 'running')) ORDER BY seq");
+	int n = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, o->job_id);
+	sqlite3_bind_text(st, 2, o->lease, -1, SQLITE_STATIC);
+	while (n < LAVA_TOGGLE_MAX_RUNS && sqlite3_step(st) == SQLITE_ROW) {
+		ids[n] = sqlite3_column_int64(st, 0);
+		snprintf(leases[n++], 33, "%s", sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+static const struct lava_run_outcome *run_of(const struct lava_outcome *out,
+					     int64_t job)
+{
+	for (int i = 0; i < out->nruns; i++)
+		if (out->runs[i].job_id == job)
+			return &out->runs[i];
+	return NULL;
+}
+
+/*
+ * A toggle boot: each leased job of it takes the run its frame carries,
+ * in seq order; the first without one fails with its reason, which puts
+ * the boot's other jobs back in the queue (jobs_fail), as a runner's boot
+ * that ended early. Frames naming other jobs are ignored.
+ */
+static int store_toggle(sqlite3 *wdb, const struct jobs_ctx *c,
+			const struct lava_open *o, struct lava_outcome *out,
+			time_t now)
+{
+	int64_t ids[LAVA_TOGGLE_MAX_RUNS], run = 0;
+	char leases[LAVA_TOGGLE_MAX_RUNS][33];
+	const struct lava_run_outcome *r;
+	const char *reason = NULL, *log = NULL;
+	struct lab_err e = { 0 };
+	int n = boot_jobs(wdb, o, ids, leases), i, stored = 0;
+	char why[600];
+	bool dup;
+
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		return close_row(wdb, o->row, "cancelled", "stale", "the perflab"
+				 " jobs moved on (lease gone)", out->state,
+				 out->health, now);
+	for (i = 0; i < n && !reason; i++) {
+		r = run_of(out, ids[i]);
+		if (!r || !r->body) {
+			reason = r ? r->reason : out->reason;
+			log = r ? r->log : out->log;
+			break;
+		}
+		json_object_set_new(r->body, "lease", json_string(leases[i]));
+		add_commit(wdb, ids[i], r->body);
+		if (!ingest_result(wdb, c, ids[i], o->host_id, r->body, now, &run,
+				   &dup, &e)) {
+			stored++;
+			continue;
+		}
+		if (e.st == LAB_UNAVAILABLE || e.st == LAB_INTERNAL)
+			return -1;
+		if (e.st == LAB_CONFLICT || e.st == LAB_NOT_FOUND)
+			continue;	/* that job moved on */
+		snprintf(why, sizeof(why), "result refused: %s", e.msg);
+		reason = "bench";
+		log = why;
+	}
+	if (reason && jobs_fail(wdb, c, ids[i], o->host_id, leases[i], reason,
+				log ? log : out->message, now, &e) &&
+	    e.st != LAB_CONFLICT && e.st != LAB_NOT_FOUND)
+		return -1;
+	snprintf(out->message + strlen(out->message), sizeof(out->message) -
+		 strlen(out->message), "; %d of %d stored%s%s", stored, n,
+		 reason ? ", then " : "", reason ? reason : "");
+	return close_row(wdb, o->row, reason ? "failed" : "done",
+			 reason ? reason : "result", out->message, out->state,
+			 out->health, now);
+}
+
 int lava_store_outcome(sqlite3 *wdb, const struct jobs_ctx *c,
 		       const struct lava_open *o, struct lava_outcome *out,
 		       time_t now)
@@ -651,6 +746,8 @@ int lava_store_outcome(sqlite3 *wdb, const struct jobs_ctx *c,
 	bool dup = false;
 	int rc;
 
+	if (o->toggle)
+		return store_toggle(wdb, c, o, out, now);
 	if (out->body)
 		add_commit(wdb, o->job_id, out->body);
 	if (out->body) {

@@ -177,6 +177,7 @@ struct lava_open {
 	char state[16];
 	char image_key[65];
 	time_t polled_at;
+	bool toggle;		/* a toggle boot: its runs in one LAVA job */
 };
 
 /* The lab's open LAVA jobs (submitting/submitted/fetching); count or -1. */
@@ -187,6 +188,14 @@ int lava_keepalive(store_conn *wdb, const struct jobs_ctx *c, const struct lava_
 		   const char *phase, const char *message, time_t now);
 void lava_mark_polled(store_conn *wdb, int64_t row, time_t now);
 
+/* One run of a toggle boot, by the job its frame names. */
+struct lava_run_outcome {
+	int64_t job_id;
+	json_t *body;		/* its result (without "lease"), or */
+	const char *reason;	/* why it has none, with log */
+	char *log;
+};
+
 /* A finished LAVA job made into perflab's terms (lava_outcome.c). */
 struct lava_outcome {
 	json_t *body;		/* the result (ingest.h's upload body), or */
@@ -194,6 +203,10 @@ struct lava_outcome {
 	char *log;		/* heap */
 	char message[1024];	/* one line for the LAVA job's row */
 	char state[32], health[32];
+	/* A toggle boot: the runs framed on the console; a job of the boot
+	 * without one fails with reason/log above. */
+	struct lava_run_outcome *runs;
+	int nruns;
 };
 
 struct extsched_job;

@@ -11,7 +11,9 @@
 # configs takes the hashes of the builders carrying its label (none: its
 # jobs stay queued; a name two builders hash differently is left out);
 # another builder's hash builds nothing for it. Bad configs: 400. A
-# toggle experiment on a LAVA-bound label: 422 (one LAVA job per job).
+# toggle boot is one LAVA job whose test step runs the boot's jobs in
+# A B B A order with their settings; a boot of more than 32 jobs on a
+# LAVA-bound label is refused (422).
 . "$(dirname "$0")/lib.sh"
 sha() { sha256sum | cut -c1-64; }
 mkdir "$TMP/guest"
@@ -161,18 +163,41 @@ submit lava-b >/dev/null
 sleep 2
 check "$(api GET /api/v1/lava/labs "$ADMIN" | jq -r '.labs[] | select(.name == "lava-c") |
 	.configs | length')" -eq 0 "a config two builders hash differently is left out"
-# Toggles (several jobs in one boot) are refused on a LAVA-bound label.
-tog() {	# LABEL
-	api POST /api/v1/experiments "$ADMIN" "$(jq -n --arg l "$1" '{title: "tog", label: $l,
-		backend: "qemu-icount", runs: 1, max_runs: 1, toggle: true,
-		bench: {runtime: 3, warmup: 1},
-		variants: [{name: "A", settings: {"/sys/module/perflab/parameters/canary": "0"}},
-			   {name: "B", settings: {"/sys/module/perflab/parameters/canary": "8"}}]}')" >/dev/null
+# A toggle boot is one LAVA job: its runs in the claim's order, each with
+# its settings; more jobs a boot than one test step carries: 422.
+C=/sys/module/perflab/parameters/canary
+tog() {	# LABEL RUNS RUNS_PER_BOOT
+	api POST /api/v1/experiments "$ADMIN" "$(jq -n --arg l "$1" --arg c "$C" \
+		--argjson r "$2" --argjson p "$3" '{title: "tog", label: $l,
+		backend: "qemu-icount", runs: $r, max_runs: $r, runs_per_boot: $p,
+		toggle: true, bench: {runtime: 3, warmup: 1},
+		variants: [{name: "A", settings: {($c): "0"}}, {name: "B", settings: {($c): "256"}}]}')"
 }
-tog lava-b
-expect_status 422 "a toggle on a LAVA lab's label"
-grep -q "bound to LAVA lab 'lava-c': toggle experiments do not run on LAVA labs" "$TMP/body" ||
+tog lava-b 17 17 >/dev/null
+expect_status 422 "a toggle boot of 34 jobs on a LAVA lab's label"
+grep -q "bound to LAVA lab 'lava-c': a toggle boot there runs at most 32 jobs" "$TMP/body" ||
 	fail "the toggle's refusal: $(cat "$TMP/body")"
-tog no-lava
+tog no-lava 17 17 >/dev/null
 expect_status 201 "the same toggle on a label without a LAVA lab"
+lab lava-d lava-d "$(jq -n --arg h "$H" '{configs: {qemu: $h}}')" >/dev/null
+expect_status 201 "bind lava-d"
+E3=$(tog lava-d 4 2 | jq -r .id)
+expect_status 201 "a toggle of two boots on lava-d"
+row=$(wait_sql "SELECT id FROM lava_jobs WHERE definition IS NOT NULL AND job_id IN
+	(SELECT id FROM jobs WHERE experiment_id = $E3)" "lava-d rendered no toggle boot")
+api DELETE /api/v1/lava/labs/lava-d "$ADMIN" >/dev/null
+step=$(sql "SELECT definition FROM lava_jobs WHERE id = $row" |
+	jq -r '.actions[] | select(.test) | .test.definitions[0].repository.run.steps | join("|")')
+got=$(grep -oE -- '--run [0-9]+ [0-9]+ --set [^ ]+ [0-9]+' <<<"$step" | tr '\n' ';')
+want=$(sql "SELECT j.id || ' ' || (row_number() OVER (ORDER BY j.seq) - 1) || ' ' ||
+	(v.settings ->> '\$.\"$C\"') FROM jobs j JOIN variants v ON v.id = j.variant_id
+	WHERE j.lease_group = (SELECT lease_token FROM jobs WHERE id = (SELECT job_id FROM
+	lava_jobs WHERE id = $row)) ORDER BY j.seq" |
+	while read -r id pos val; do printf -- '--run %s %s --set %s %s;' "$id" "$pos" "$C" "$val"; done)
+check "$(grep -o ' && ' <<<"$step" | wc -l)" -eq 3 "one LAVA job runs the boot's 4 jobs"
+[ -n "$want" ] || fail "no jobs in the boot's lease group"
+echo "toggle boot: $got"
+check "$got" = "$want" "each run with its job, position and settings in seq order"
+check "$(sql "SELECT count(*) FROM jobs WHERE experiment_id = $E3 AND state = 'queued'")" -eq 4 \
+	"the other boot waits"
 echo ok
