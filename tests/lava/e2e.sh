@@ -18,6 +18,11 @@
 #     Incomplete in LAVA, perflab retries it up to --max-attempts, then
 #     fails it with LAVA's reason;
 #   - a job of lava-lost completes through polling alone (no callback);
+#   - a toggle (0004 + 0007, canary 0 vs 64 written at runtime, 2 rounds)
+#     runs as one LAVA job for its boot's 4 jobs: one boot id, positions
+#     0-3, an exact profile each, ~3 instructions per canary step; a
+#     toggle whose value the kernel refuses fails that variant with
+#     "setting" and the kernel's words, the run before it stored;
 #   - LAVA's API token appears in no API answer and no log of perflabd.
 # The kernels come from perflab's build path: a perflab-runner --role
 # builder gets the build tasks of the jobs LAVA waits for and uploads the
@@ -111,6 +116,23 @@ body=$(api POST /api/v1/experiments "$ADMIN" "$(jq -n --argjson b "$bench" \
 	  cmdline: "rdinit=/perflab-no-init init=/perflab-no-init"}]}')")
 expect_status 201 "submit the experiment whose kernel finds no init"
 NOINIT=$(jq -r .id <<<"$body")
+# Toggles: one LAVA job per boot (0004 + 0007: the canary at runtime).
+P0007=$TOP/kernel-patches/0007-block-perflab_canary-runtime-sysfs-parameter.patch
+CAN=/sys/module/perflab/parameters/canary
+tog_body() {	# TITLE VALUE_B RUNS
+	jq -n --rawfile p4 "$CANARY" --rawfile p7 "$P0007" --arg c "$CAN" --arg t "$1" \
+		--arg v "$2" --argjson r "$3" --argjson b "$bench" '{title: $t,
+		label: "lava-icount", backend: "qemu-icount", runs: $r, max_runs: $r,
+		toggle: true, bench: $b,
+		variants: [{name: "a", patches: [$p4, $p7], settings: {($c): "0"}},
+			   {name: "b", patches: [$p4, $p7], settings: {($c): $v}}]}'
+}
+body=$(api POST /api/v1/experiments "$ADMIN" "$(tog_body "lava e2e: toggle" 64 2)")
+expect_status 201 "submit the toggle (canary 0 vs 64, 2 rounds in one boot)"
+TOG=$(jq -r .id <<<"$body")
+body=$(api POST /api/v1/experiments "$ADMIN" "$(tog_body "lava e2e: toggle refused" 2000000 1)")
+expect_status 201 "submit the toggle whose setting the kernel refuses"
+TOGBAD=$(jq -r .id <<<"$body")
 body=$(api POST /api/v1/experiments "$ADMIN" "$(jq -n --argjson b "$bench" \
 	'{title: "lava e2e: lost callback", label: "lava-lost", backend: "qemu-icount",
 	  runs: 1, max_runs: 1, bench: $b, variants: [{name: "base"}]}')")
@@ -224,6 +246,30 @@ check "$state" = done "the lost-callback experiment finished by polling"
 check "$(jq '.lava_jobs[0].callbacks' <<<"$exp")" -eq 0 "no callback reached perflabd"
 check "$(jq -r '.lava_jobs[0].outcome' <<<"$exp")" = result "its LAVA job's result came back"
 
+# A toggle boot is one LAVA job: 4 runs, one boot, positions 0-3, exact.
+wait_state "$TOG" 420
+T_TOG=$(date +%s)
+exp=$(api GET "/api/v1/experiments/$TOG" "$ADMIN")
+[ "$state" = done ] || fail "toggle $state: $(jq -c '[.jobs[] | {variant, state, attempt, failure_reason, message}], [.lava_jobs[] | {lava_id, outcome, message}]' <<<"$exp")"
+check "$(jq '.runs | length' <<<"$exp")" -eq 4 "four toggle runs"
+check "$(jq '.lava_jobs | length' <<<"$exp")" -eq 1 "one LAVA job for the boot"
+check "$(jq '[.runs[].boot_id] | unique | length' <<<"$exp")" -eq 1 "one boot"
+check "$(jq -r '[.runs[].boot_pos] | sort | map(tostring) | join(",")' <<<"$exp")" = "0,1,2,3" "positions 0..3"
+d=$(jq '([.runs[] | select(.variant == "b") | .summary.ns_per_io] | add / length) -
+	([.runs[] | select(.variant == "a") | .summary.ns_per_io] | add / length)' <<<"$exp")
+echo "toggle through LAVA: canary 64 costs $d instructions/IO"
+check "$(jq -n "$d > 64 * 2.5 and $d < 64 * 4.5")" = true "~3 instructions per canary step"
+check "$(sql "SELECT count(*) FROM exact_profiles ep JOIN runs r ON r.id = ep.run_id WHERE r.experiment_id = $TOG")" -eq 4 \
+	"an exact profile for every toggle run"
+wait_state "$TOGBAD" 300
+exp=$(api GET "/api/v1/experiments/$TOGBAD" "$ADMIN")
+check "$(jq -r '.variants[] | select(.name == "b") | .state' <<<"$exp")" = failed "the refused variant failed"
+log=$(jq -r '.variants[] | select(.name == "b") | .failure_reason + ": " + .failure_log' <<<"$exp")
+echo "${log:0:300}"
+grep -q "^setting: .*refused a setting: $CAN: writing '2000000' failed" <<<"$log" ||
+	fail "the reason is not the refused setting: ${log:0:400}"
+check "$(jq '[.runs[] | select(.variant == "a")] | length' <<<"$exp")" -eq 1 "the run before it is stored"
+
 # The experiment page shows LAVA's job ids, linked to LAVA.
 if command -v node >/dev/null; then
 	node "$TOP/tests/lava/page.js" "$BASE" "$ADMIN" "$MAIN" $(jq -r '.[].lava_id' <<<"$lj") ||
@@ -239,5 +285,5 @@ for p in /api/v1/lava/labs "/api/v1/experiments/$MAIN" "/api/v1/experiments/$LOS
 done
 T_END=$(date +%s)
 njobs=$(lava_api GET "api/v0.2/jobs/?limit=100" | jq .count)
-echo "cost: guest $((T_BUILD - T0)) s, LAVA start $((T_LAVA - T_BUILD)) s, control vs canary (10 LAVA jobs) $((T_MAIN - T_LAVA)) s, total $((T_END - T0)) s, $njobs LAVA jobs"
+echo "cost: guest $((T_BUILD - T0)) s, LAVA start $((T_LAVA - T_BUILD)) s, control vs canary (10 LAVA jobs) $((T_MAIN - T_LAVA)) s, toggle done at $((T_TOG - T_LAVA)) s, total $((T_END - T0)) s, $njobs LAVA jobs"
 exit 0
