@@ -48,30 +48,38 @@ static int new_token(char out[LAVA_TOKEN_LEN + 1])
 	return 0;
 }
 
-/* @token against row @row's hash, in constant time. 200, 403, 404. */
+/* @token against row @row's hash, in constant time: 0, or -1 with
+ * LAB_NOT_FOUND, LAB_FORBIDDEN or the database's error. */
 static int check_token(sqlite3 *db, int64_t row, const char *token,
-		       char state[16])
+		       char state[16], struct lab_err *e)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT token_hash, state FROM"
-				      " lava_jobs WHERE id = ?");
+	sqlite3_stmt *st;
 	char want[65] = "", got[65];
 	int rc;
 
+	if (row <= 0)
+		return lab_fail(e, LAB_NOT_FOUND, "no such LAVA job");
+	st = db_prepare(db, "SELECT token_hash, state FROM lava_jobs WHERE id = ?");
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_int64(st, 1, row);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		snprintf(want, sizeof(want), "%s", sqlite3_column_text(st, 0));
 		snprintf(state, 16, "%s", sqlite3_column_text(st, 1));
+	} else if (rc != SQLITE_DONE) {
+		lab_fail_db(e, db);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
-		return rc == SQLITE_DONE ? 404 : 500;
+		return rc == SQLITE_DONE ? lab_fail(e, LAB_NOT_FOUND, "no such"
+						    " LAVA job") : -1;
 	if (!token || strlen(token) != LAVA_TOKEN_LEN || strlen(want) != 64)
-		return 403;
+		return lab_fail(e, LAB_FORBIDDEN, "bad token for this LAVA job");
 	sha_hex(token, got);
-	return CRYPTO_memcmp(got, want, 64) ? 403 : 200;
+	if (CRYPTO_memcmp(got, want, 64))
+		return lab_fail(e, LAB_FORBIDDEN, "bad token for this LAVA job");
+	return 0;
 }
 
 static int is_open(const char *state)
@@ -84,15 +92,10 @@ int lava_callback(sqlite3 *wdb, int64_t row, const char *token, int *kick,
 		  struct lab_err *e)
 {
 	char state[16] = "";
-	int rc = row > 0 ? check_token(wdb, row, token, state) : 404;
 
 	*kick = 0;
-	if (rc == 404)
-		return lab_fail(e, LAB_NOT_FOUND, "no such LAVA job");
-	if (rc == 403)
-		return lab_fail(e, LAB_FORBIDDEN, "bad token for this LAVA job");
-	if (rc != 200)
-		return lab_fail_db(e, wdb);
+	if (check_token(wdb, row, token, state, e))
+		return -1;
 	if (!is_open(state))
 		return 0;
 	if (db_int(wdb, -1, "UPDATE lava_jobs SET callbacks = callbacks + 1,"
@@ -133,16 +136,12 @@ int lava_file_open(sqlite3 *db, const struct lava_cfg *cfg, int64_t row,
 {
 	char state[16] = "", key[65] = "";
 	sqlite3_stmt *st;
-	int rc = row > 0 ? check_token(db, row, token, state) : 404;
+	int rc;
 
 	memset(f, 0, sizeof(*f));
 	f->ref.fd = -1;
-	if (rc == 403)
-		return lab_fail(e, LAB_FORBIDDEN, "bad token for this LAVA job");
-	if (rc == 404)
-		return lab_fail(e, LAB_NOT_FOUND, "no such LAVA job");
-	if (rc != 200)
-		return lab_fail_db(e, db);
+	if (check_token(db, row, token, state, e))
+		return -1;
 	if (!is_open(state))
 		return lab_fail(e, LAB_NOT_FOUND, "this LAVA job is over: its"
 				" files are gone");
