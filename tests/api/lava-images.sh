@@ -13,7 +13,8 @@
 # another builder's hash builds nothing for it. Bad configs: 400. A
 # toggle boot is one LAVA job whose test step runs the boot's jobs in
 # A B B A order with their settings; a boot of more than 32 jobs on a
-# LAVA-bound label is refused (422).
+# LAVA-bound label is refused (422). LAVA's own schema (lava-common)
+# takes every definition rendered.
 . "$(dirname "$0")/lib.sh"
 sha() { sha256sum | cut -c1-64; }
 mkdir "$TMP/guest"
@@ -200,4 +201,20 @@ echo "toggle boot: $got"
 check "$got" = "$want" "each run with its job, position and settings in seq order"
 check "$(sql "SELECT count(*) FROM jobs WHERE experiment_id = $E3 AND state = 'queued'")" -eq 4 \
 	"the other boot waits"
+# LAVA's own schema (lava-common, as lava-server checks a submission)
+# takes the definitions perflab rendered, the toggle boot's too.
+if /usr/bin/python3 -c 'import lava_common.schemas, yaml' 2>/dev/null; then
+	/usr/bin/python3 - "$DB" <<'PY' 2>&1 || fail "LAVA's schema refuses a definition perflab rendered"
+import sqlite3, sys, yaml
+from lava_common.schemas import validate
+db = sqlite3.connect(sys.argv[1], timeout=10)
+defs = [r[0] for r in db.execute("SELECT definition FROM lava_jobs WHERE definition IS NOT NULL")]
+for d in defs:
+    validate(yaml.safe_load(d), strict=True)
+print("LAVA's schema takes the", len(defs), "definitions")
+assert len(defs) >= 3
+PY
+else
+	echo "note: lava-common is not installed: LAVA's schema not checked"
+fi
 echo ok
