@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"                [--git-dir DIR] [--track-poll SECONDS]\n"
 		"                [--image-dir DIR] [--image-max-bytes N]\n"
 		"                [--image-max-age SECONDS] [--image-builders any|builders]\n"
-		"                [--lava-guest DIR] [--lava-images DIR]\n"
+		"                [--lava-guest DIR]\n"
 		"                [--lava-url URL]\n"
 		"                [--git-fetchers N] [--git-wait SECONDS]\n"
 		"                [--git-fetch-interval SECONDS]\n"
@@ -391,7 +391,6 @@ int main(int argc, char **argv)
 		{ "image-max-age", required_argument, NULL, 'a' },
 		{ "image-builders", required_argument, NULL, 'B' },
 		{ "lava-guest", required_argument, NULL, 'g' },
-		{ "lava-images", required_argument, NULL, 'i' },
 		{ "lava-url", required_argument, NULL, 'C' },
 		{ "git-fetchers", required_argument, NULL, 'j' },
 		{ "git-wait", required_argument, NULL, 'y' },
@@ -458,7 +457,6 @@ int main(int argc, char **argv)
 			cfg.builders_only = !strcmp(optarg, "builders");
 			break;
 		case 'g': cfg.lava.guest_dir = optarg; break;
-		case 'i': cfg.lava.images_dir = optarg; break;
 		case 'C':
 			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
 				return fprintf(stderr, "perflabd: bad --lava-url"

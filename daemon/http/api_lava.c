@@ -7,32 +7,26 @@
 #include "daemon/lab/lava.h"
 #include "daemon/lab/lava_worker.h"
 
-#include <fcntl.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define TOKEN_HEADER "X-Perflab-Token"
 
 int api_lava_labs_post(struct http_req *req, struct http_resp *resp)
 {
 	json_t *body = http_json_body(req, resp);
-	char err[512];
+	struct lab_err e;
 	int64_t id = 0;
 	int rc;
 
 	if (!body)
 		return 0;
-	rc = lava_lab_add(req->db, body, &id, err, sizeof(err));
-	if (rc != 201) {
-		json_decref(body);
-		return http_error(resp, rc, "%s", err);
-	}
-	rc = http_json(resp, 201, json_pack("{s:I,s:O,s:O}", "id", (json_int_t)id,
-			"name", json_object_get(body, "name"),
-			"label", json_object_get(body, "label")));
+	if (lava_lab_add(req->db, body, &id, &e))
+		rc = http_lab_error(resp, &e);
+	else
+		rc = http_json(resp, 201, json_pack("{s:I,s:O,s:O}", "id",
+				(json_int_t)id, "name", json_object_get(body, "name"),
+				"label", json_object_get(body, "label")));
 	json_decref(body);
 	return rc;
 }
@@ -47,74 +41,51 @@ int api_lava_labs_list(struct http_req *req, struct http_resp *resp)
 int api_lava_lab_delete(struct http_req *req, struct http_resp *resp)
 {
 	const char *name = http_param(req, "name");
-	char err[256];
-	int rc = lava_lab_disable(req->db, name, err, sizeof(err));
+	struct lab_err e;
 
-	if (rc != 200)
-		return http_error(resp, rc, "%s", err);
+	if (lava_lab_disable(req->db, name, &e))
+		return http_lab_error(resp, &e);
 	return http_json(resp, 200, json_pack("{s:s,s:b}", "name", name,
 					      "disabled", 1));
 }
 
 int api_lava_job_get(struct http_req *req, struct http_resp *resp)
 {
-	int64_t id = http_param_id(req, "id");
-	json_t *o = id > 0 ? lava_job_json(req->db, id) : NULL;
+	struct lab_err e;
+	json_t *o = lava_job_json(req->db, http_param_id(req, "id"), &e);
 
-	if (!o)
-		return http_error(resp, 404, "no such LAVA job");
-	return http_json(resp, 200, o);
+	return o ? http_json(resp, 200, o) : http_lab_error(resp, &e);
 }
 
+/* 202: the worker looks at the LAVA job now; 200: it was handled before. */
 int api_lava_callback(struct http_req *req, struct http_resp *resp)
 {
 	int64_t id = http_param_id(req, "id");
-	char err[256];
-	int kick = 0, rc;
+	struct lab_err e;
+	int kick = 0;
 
-	if (id <= 0)
-		return http_error(resp, 404, "no such LAVA job");
-	rc = lava_callback(req->db, id, http_header(req, TOKEN_HEADER), &kick,
-			   err, sizeof(err));
+	if (lava_callback(req->db, id, http_header(req, TOKEN_HEADER), &kick, &e))
+		return http_lab_error(resp, &e);
 	if (kick)
 		lava_worker_kick(&req->srv->lava);
-	if (rc == 202 || rc == 200)
-		return http_json(resp, rc, json_pack("{s:I,s:s}", "id",
-				 (json_int_t)id, "state", rc == 202 ?
-				 "fetching" : "finished"));
-	return http_error(resp, rc, "%s", err);
+	return http_json(resp, kick ? 202 : 200, json_pack("{s:I,s:s}", "id",
+			 (json_int_t)id, "state", kick ? "fetching" : "finished"));
 }
 
 int api_lava_file(struct http_req *req, struct http_resp *resp)
 {
 	int64_t id = http_param_id(req, "id");
-	const char *name = http_param(req, "name");
 	struct lava_file f;
-	struct stat sb;
-	char err[256];
-	int rc, fd;
+	struct lab_err e;
+	uint64_t sent;
 
-	if (id <= 0)
-		return http_error(resp, 404, "no such LAVA job");
-	rc = lava_file_find(req->db, &req->srv->lava_cfg, id,
-			    http_header(req, TOKEN_HEADER), name, &f, err,
-			    sizeof(err));
-	if (rc != 200)
-		return http_error(resp, rc, "%s", err);
-	fd = open(f.path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) || sb.st_size != f.size) {
-		if (fd >= 0)
-			close(fd);
-		return http_error(resp, 404, "file '%s' changed under us", name);
-	}
-	resp->mhd = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
-	if (!resp->mhd) {
-		close(fd);
+	if (lava_file_open(req->db, &req->srv->lava_cfg, id,
+			   http_header(req, TOKEN_HEADER), http_param(req, "name"),
+			   &f, &e))
+		return http_lab_error(resp, &e);
+	if (http_reply_file(req, resp, f.ref.fd, f.ref.size, f.ref.sha256, &sent))
 		return -1;
-	}
-	MHD_add_response_header(resp->mhd, "Content-Type",
-				"application/octet-stream");
-	MHD_add_response_header(resp->mhd, "X-Perflab-Sha256", f.sha256);
-	resp->status = 200;
+	if (f.from_store && resp->status != 416)
+		images_count_download(&req->srv->images, &f.ref, sent);
 	return 0;
 }

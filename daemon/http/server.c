@@ -732,6 +732,7 @@ int server_start(struct server *s, const struct server_config *cfg)
 		struct jobs_ctx jc;
 
 		s->lava_cfg = cfg->lava;
+		s->lava_cfg.images = &s->images;
 		if (!s->lava_cfg.url)
 			s->lava_cfg.url = cfg->public_url;
 		server_jobs_ctx(s, &jc);

@@ -47,9 +47,9 @@ struct server_config {
 	/* Bare mirrors of git bases; NULL: "git" beside --db. */
 	const char *git_dir;
 	int track_poll;		/* seconds between polls of every track */
-	/* LAVA labs (lab/lava.h): the guest, the kernel images, and the
-	 * URL LAVA reaches perflabd at (--lava-guest, --lava-images,
-	 * --lava-url). */
+	/* LAVA labs (lab/lava.h): the guest and the URL LAVA reaches
+	 * perflabd at (--lava-guest, --lava-url); the kernels come from
+	 * the image store. */
 	struct lava_cfg lava;
 	/* Git fetches (lab/fetcher.h): at once, a request's wait, the
 	 * minimum interval per base, the kill timeout; seconds. */

@@ -96,6 +96,65 @@ int builds_set_host(sqlite3 *w, int64_t host, const char *role, json_t *configs)
 	return 0;
 }
 
+/* The (name, hash) rows of @sql (?1 @host, ?2 @label, ?3 may 'any'
+ * build) as JSON {name: hash}. */
+static json_t *configs_of(sqlite3 *db, const char *sql, int64_t host,
+			  const char *label)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	json_t *o = json_object();
+	int rc = SQLITE_ERROR;
+
+	if (!st || !o)
+		goto fail;
+	sqlite3_bind_int64(st, 1, host);
+	if (label) {
+		sqlite3_bind_text(st, 2, label, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, any_may_build);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_object_set_new(o, (const char *)sqlite3_column_text(st, 0),
+				    json_string((const char *)
+						sqlite3_column_text(st, 1)));
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	return o;
+fail:
+	sqlite3_finalize(st);
+	json_decref(o);
+	return NULL;
+}
+
+int builds_configs_from_builders(sqlite3 *w, int64_t host, const char *label)
+{
+	/* A name two builders hash differently names no one image: left out. */
+	static const char builders_sql[] =
+		"SELECT hc.name, min(hc.hash) FROM host_configs hc JOIN hosts h ON"
+		" h.id = hc.host_id JOIN host_labels hl ON hl.host_id = h.id WHERE"
+		" h.id != ?1 AND hl.label = ?2 AND (h.role = 'builder' OR (h.role ="
+		" 'any' AND ?3)) GROUP BY hc.name HAVING count(DISTINCT hc.hash) = 1";
+	json_t *want, *have;
+	int rc = -1;
+
+	want = configs_of(w, builders_sql, host, label);
+	have = configs_of(w, "SELECT name, hash FROM host_configs WHERE"
+			  " host_id = ?1", host, NULL);
+	if (!want || !have)
+		goto out;
+	rc = (int)json_object_size(want);
+	if (json_equal(want, have))
+		goto out;
+	if (db_begin(w) || builds_set_host(w, host, "test", want) || db_commit(w)) {
+		db_rollback(w);
+		rc = -1;
+	}
+out:
+	json_decref(want);
+	json_decref(have);
+	return rc;
+}
+
 /* "builder", "test", "any" or "" (no role). */
 void builds_host_role(sqlite3 *db, int64_t host, char role[16])
 {
@@ -468,39 +527,6 @@ int builds_key_needed(sqlite3 *db, const char *key)
 	yes = n && bsearch(key, keys, n, 65, cmp_key) != NULL;
 	free(keys);
 	return yes;
-}
-
-struct stored_arg {
-	sqlite3 *db;
-	const struct build_spec *bs;
-	char *key;
-	bool found;
-};
-
-static int stored_hash(void *arg, const char *hash)
-{
-	struct stored_arg *a = arg;
-	char k[65];
-
-	if (!builds_key_for_hash(a->bs, hash, k) && builds_image_stored(a->db, k)) {
-		snprintf(a->key, 65, "%s", k);
-		a->found = true;
-	}
-	return a->found;
-}
-
-int builds_job_image(sqlite3 *db, int64_t job, char key[65])
-{
-	int64_t variant = db_int(db, -1, "SELECT variant_id FROM jobs WHERE id = ?",
-				 1, job);
-	struct build_spec bs;
-	struct stored_arg a = { db, &bs, key, false };
-
-	if (variant < 0 || builds_spec_of_variant(db, variant, &bs))
-		return -1;
-	if (runner_hashes(db, &bs, stored_hash, &a) < 0)
-		return -1;
-	return a.found;
 }
 
 /* ---- uploads ------------------------------------------------------------ */

@@ -28,6 +28,13 @@ int builds_check_caps(json_t *role, json_t *configs, char *err, size_t errlen);
 /* Inside the registration's transaction: store role (NULL: none) and configs. */
 int builds_set_host(store_conn *w, int64_t host, const char *role, json_t *configs);
 
+/*
+ * A test host that takes its configs from the builders carrying @label
+ * (a LAVA lab's, lab/lava.h): @host's configs become theirs, the names
+ * they all hash alike. The number of configs @host has now, or -1.
+ */
+int builds_configs_from_builders(store_conn *w, int64_t host, const char *label);
+
 /* What a variant's image is built from. */
 struct build_spec {
 	int64_t experiment, variant;
@@ -77,14 +84,6 @@ int builds_expire(store_conn *w, const struct jobs_ctx *c, time_t now);
 int builds_check_upload(store_conn *w, const char *key, int64_t host, bool admin,
 			time_t now, char *err, size_t errlen);
 int builds_mark_uploaded(store_conn *w, const char *key, int64_t host, time_t now);
-
-/*
- * The stored image of @job, as the hosts that may run it build it (the
- * pinned host, its label's test hosts, else its label's builders: how a
- * label without runners, e.g. one a LAVA lab drives, gets its kernel).
- * 1 with @key, 0 none stored yet, -1 error.
- */
-int builds_job_image(store_conn *db, int64_t job, char key[65]);
 
 /* Keys unfinished experiments need, sorted (free *keys). 0 or -1. */
 int builds_needed_keys(store_conn *db, char (**keys)[65], size_t *n);

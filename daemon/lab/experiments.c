@@ -9,6 +9,8 @@
 
 #include "daemon/lab/bases.h"
 #include "daemon/lab/experiments.h"
+#include "daemon/lab/lava.h"
+#include "daemon/lab/lava_toggle.h"
 #include "daemon/lab/patches.h"
 #include "daemon/lab/planner.h"
 #include "daemon/lab/roles.h"
@@ -182,6 +184,32 @@ static int check_variant(sqlite3 *w, const struct trust_who *who,
 	return variant_patches(w, who, in->patches, s->ids[k], &v->npatches, e);
 }
 
+/*
+ * A toggle boot on a LAVA lab is one LAVA job whose test step runs every
+ * job of the boot (lava_toggle.h): at most LAVA_TOGGLE_MAX_RUNS of them.
+ */
+static int toggle_lava_check(sqlite3 *w, const struct experiment_req *r,
+			     struct lab_err *e)
+{
+	int per_boot = r->runs_per_boot ? r->runs_per_boot : r->runs;
+	char lab[65];
+	int rc;
+
+	if (!r->toggle || !r->label ||
+	    (int64_t)per_boot * r->nvariants <= LAVA_TOGGLE_MAX_RUNS)
+		return 0;
+	rc = lava_label_lab(w, r->label, lab);
+	if (rc < 0)
+		return lab_fail_db(e, w);
+	if (rc)
+		return lab_fail(e, LAB_REJECTED, "label '%s' is bound to LAVA lab"
+				" '%s': a toggle boot there runs at most %d jobs"
+				" (runs_per_boot x variants is %lld)", r->label,
+				lab, LAVA_TOGGLE_MAX_RUNS,
+				(long long)per_boot * r->nvariants);
+	return 0;
+}
+
 /* On the writer: check everything that reads or writes, then plan. */
 static int64_t store(sqlite3 *w, const struct trust_who *who, struct submit *s,
 		     struct lab_err *e)
@@ -193,7 +221,8 @@ static int64_t store(sqlite3 *w, const struct trust_who *who, struct submit *s,
 	for (int k = 0; k < r->nvariants; k++)
 		if (check_variant(w, who, s, k, e))
 			return -1;
-	if (trust_request(w, who, r->backend, r->nvariants * r->runs, e) ||
+	if (toggle_lava_check(w, r, e) ||
+	    trust_request(w, who, r->backend, r->nvariants * r->runs, e) ||
 	    (r->toggle && toggle_variants_check(s->v, r->nvariants,
 						s->base.git ? s->base.commit :
 						NULL, e)))

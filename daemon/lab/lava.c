@@ -5,8 +5,10 @@
  * failure.
  */
 #include "daemon/lab/lava.h"
+#include "daemon/lab/builds.h"
 #include "daemon/lab/lava_image.h"
 #include "daemon/lab/lava_template.h"
+#include "daemon/lab/lava_toggle.h"
 #include "daemon/store/db.h"
 #include "daemon/store/sql.h"
 #include "daemon/store/json.h"
@@ -16,10 +18,13 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void sha_hex(const char *s, char out[65])
 {
@@ -43,30 +48,38 @@ static int new_token(char out[LAVA_TOKEN_LEN + 1])
 	return 0;
 }
 
-/* @token against row @row's hash, in constant time. 200, 403, 404. */
+/* @token against row @row's hash, in constant time: 0, or -1 with
+ * LAB_NOT_FOUND, LAB_FORBIDDEN or the database's error. */
 static int check_token(sqlite3 *db, int64_t row, const char *token,
-		       char state[16])
+		       char state[16], struct lab_err *e)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT token_hash, state FROM"
-				      " lava_jobs WHERE id = ?");
+	sqlite3_stmt *st;
 	char want[65] = "", got[65];
 	int rc;
 
+	if (row <= 0)
+		return lab_fail(e, LAB_NOT_FOUND, "no such LAVA job");
+	st = db_prepare(db, "SELECT token_hash, state FROM lava_jobs WHERE id = ?");
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_int64(st, 1, row);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		snprintf(want, sizeof(want), "%s", sqlite3_column_text(st, 0));
 		snprintf(state, 16, "%s", sqlite3_column_text(st, 1));
+	} else if (rc != SQLITE_DONE) {
+		lab_fail_db(e, db);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
-		return rc == SQLITE_DONE ? 404 : 500;
+		return rc == SQLITE_DONE ? lab_fail(e, LAB_NOT_FOUND, "no such"
+						    " LAVA job") : -1;
 	if (!token || strlen(token) != LAVA_TOKEN_LEN || strlen(want) != 64)
-		return 403;
+		return lab_fail(e, LAB_FORBIDDEN, "bad token for this LAVA job");
 	sha_hex(token, got);
-	return CRYPTO_memcmp(got, want, 64) ? 403 : 200;
+	if (CRYPTO_memcmp(got, want, 64))
+		return lab_fail(e, LAB_FORBIDDEN, "bad token for this LAVA job");
+	return 0;
 }
 
 static int is_open(const char *state)
@@ -76,69 +89,83 @@ static int is_open(const char *state)
 }
 
 int lava_callback(sqlite3 *wdb, int64_t row, const char *token, int *kick,
-		  char *err, size_t errlen)
+		  struct lab_err *e)
 {
 	char state[16] = "";
-	int rc = check_token(wdb, row, token, state);
 
 	*kick = 0;
-	if (rc == 404 || rc == 403) {
-		snprintf(err, errlen, rc == 404 ? "no such LAVA job" :
-			 "bad token for this LAVA job");
-		return rc;
-	}
-	if (rc != 200) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(wdb));
-		return 500;
-	}
+	if (check_token(wdb, row, token, state, e))
+		return -1;
 	if (!is_open(state))
-		return 200;
+		return 0;
 	if (db_int(wdb, -1, "UPDATE lava_jobs SET callbacks = callbacks + 1,"
 		   " state = CASE state WHEN 'submitted' THEN 'fetching' ELSE"
-		   " state END WHERE id = ? RETURNING 0", 1, row)) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(wdb));
-		return db_error_status(wdb);
-	}
+		   " state END WHERE id = ? RETURNING 0", 1, row))
+		return lab_fail_db(e, wdb);
 	*kick = 1;
-	return 202;
+	return 0;
 }
 
-int lava_file_find(sqlite3 *db, const struct lava_cfg *cfg, int64_t row,
+/* The guest's initramfs, hashed now (it is no image of the store). */
+static int open_initramfs(const struct lava_cfg *cfg, struct lava_file *f,
+			  struct lab_err *e)
+{
+	char path[4200];
+	long long size = 0;
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/initramfs.cpio",
+		 cfg->guest_dir ? cfg->guest_dir : "");
+	if (!cfg->guest_dir || lava_file_sha256(path, f->ref.sha256, &size))
+		return lab_fail(e, LAB_NOT_FOUND, "no initramfs (perflabd"
+				" --lava-guest DIR)");
+	f->ref.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->ref.fd < 0 || fstat(f->ref.fd, &sb) || sb.st_size != size) {
+		if (f->ref.fd >= 0)
+			close(f->ref.fd);
+		f->ref.fd = -1;
+		return lab_fail(e, LAB_NOT_FOUND, "the initramfs changed under us");
+	}
+	f->ref.size = (uint64_t)size;
+	return 0;
+}
+
+int lava_file_open(sqlite3 *db, const struct lava_cfg *cfg, int64_t row,
 		   const char *token, const char *name, struct lava_file *f,
-		   char *err, size_t errlen)
+		   struct lab_err *e)
 {
 	char state[16] = "", key[65] = "";
 	sqlite3_stmt *st;
-	int rc = check_token(db, row, token, state);
+	int rc;
 
 	memset(f, 0, sizeof(*f));
-	if (rc != 200) {
-		snprintf(err, errlen, rc == 403 ? "bad token for this LAVA job" :
-			 rc == 404 ? "no such LAVA job" : "database error");
-		return rc;
-	}
-	if (!is_open(state)) {
-		snprintf(err, errlen, "this LAVA job is over: its files are gone");
-		return 404;
-	}
+	f->ref.fd = -1;
+	if (check_token(db, row, token, state, e))
+		return -1;
+	if (!is_open(state))
+		return lab_fail(e, LAB_NOT_FOUND, "this LAVA job is over: its"
+				" files are gone");
+	if (!strcmp(name, "initramfs.cpio"))
+		return open_initramfs(cfg, f, e);
 	st = db_prepare(db, "SELECT image_key FROM lava_jobs WHERE id = ?");
 	if (!st)
-		return 500;
+		return lab_fail_db(e, db);
 	sqlite3_bind_int64(st, 1, row);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		snprintf(key, sizeof(key), "%s", sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
-	if (!strcmp(name, "bzImage") && key[0] && cfg->images_dir)
-		snprintf(f->path, sizeof(f->path), "%s/%s/bzImage",
-			 cfg->images_dir, key);
-	else if (!strcmp(name, "initramfs.cpio") && cfg->guest_dir)
-		snprintf(f->path, sizeof(f->path), "%s/initramfs.cpio",
-			 cfg->guest_dir);
-	if (!f->path[0] || lava_file_sha256(f->path, f->sha256, &f->size)) {
-		snprintf(err, errlen, "no file '%s' for this LAVA job", name);
-		return 404;
-	}
-	return 200;
+	if (!lava_image_file_ok(name) || !key[0] || !cfg->images)
+		return lab_fail(e, LAB_NOT_FOUND, "no file '%.64s' for this LAVA"
+				" job", name);
+	rc = images_open(cfg->images, db, key, name, &f->ref);
+	if (rc > 0)
+		return lab_fail(e, LAB_NOT_FOUND, "image %s has no '%s' in the"
+				" store", key, name);
+	if (rc < 0)
+		return lab_fail(e, LAB_INTERNAL, "image %s: cannot open %s", key,
+				name);
+	f->from_store = true;
+	return 0;
 }
 
 /* ---- claim ------------------------------------------------------------ */
@@ -152,6 +179,7 @@ void lava_submission_free(struct lava_submission *s)
 int lava_claim(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_lab *lab,
 	       time_t now, struct lava_submission *out)
 {
+	json_t *task = NULL;
 	sqlite3_stmt *st;
 	int rc;
 
@@ -162,10 +190,16 @@ int lava_claim(sqlite3 *wdb, const struct jobs_ctx *c, const struct lava_lab *la
 		   " WHERE lab_id = ?2 AND state IN ('submitting', 'submitted',"
 		   " 'fetching'))", 2, lab->host_id, lab->id) != 0)
 		return 0;
-	rc = jobs_claim(wdb, c, lab->host_id, now, &out->cl);
-	if (rc != 1)
+	/* Without configs no image can be named: wait for a builder. */
+	rc = lab->own_configs ? 1 : builds_configs_from_builders(wdb,
+			lab->host_id, lab->label);
+	if (rc <= 0)
 		return rc;
-	(void)c;
+	/* A test host: a job whose image is stored, or nothing. */
+	rc = builds_claim(wdb, c, lab->host_id, now, &out->cl, &task);
+	json_decref(task);
+	if (rc != 1)
+		return rc < 0 ? -1 : 0;
 	st = db_prepare(wdb, "INSERT INTO lava_jobs (lab_id, job_id, attempt,"
 			" lease_token, token_hash, state, created_at) VALUES (?, ?,"
 			" ?, ?, '', 'submitting', ?) RETURNING id");
@@ -194,7 +228,7 @@ int lava_submission_load(sqlite3 *db, const struct jobs_ctx *c,
 	s->cl.attempt = o->attempt;
 	snprintf(s->cl.lease, sizeof(s->cl.lease), "%s", o->lease);
 	s->spec = jobs_spec_json(db, &s->cl, c->lease_seconds);
-	if (!s->spec)
+	if (!s->spec || builds_claim_json(db, o->host_id, &s->cl, s->spec))
 		return -1;
 	st = db_prepare(db, "SELECT title FROM experiments WHERE id = ?");
 	if (!st)
@@ -235,6 +269,8 @@ static char *clean_title(const char *s)
 static char *bench_command(const json_t *spec, const char *target, int icount,
 			   int *runtime, char *err, size_t errlen)
 {
+	const json_t *toggle = json_object_get(json_object_get(spec, "toggle"),
+					       "runs");
 	struct benchargs ba;
 	char *args, *cmd = NULL;
 
@@ -246,9 +282,14 @@ static char *bench_command(const json_t *spec, const char *target, int icount,
 		benchargs_drop(&ba, "-P");
 	*runtime = ba.runtime;
 	args = benchargs_join(&ba, ' ');
-	if (args && asprintf(&cmd, "/bin/perflab-lava-bench %s %s", target,
-			     args) < 0)
+	if (toggle && args) {
+		/* One LAVA job per boot: every run of it, in order. */
+		cmd = lava_toggle_command(toggle, target, args, err, errlen);
+		*runtime *= (int)json_array_size(toggle);
+	} else if (args && asprintf(&cmd, "/bin/perflab-lava-bench %s %s",
+				    target, args) < 0) {
 		cmd = NULL;
+	}
 	free(args);
 	benchargs_free(&ba);
 	return cmd;
@@ -280,7 +321,7 @@ static json_t *vars_for(const struct lava_cfg *cfg, const struct lava_lab *lab,
 	const char *target = json_string_value(json_object_get(json_object_get(
 		spec, "bench"), "target"));
 	const char *base = cfg->url, *cbase = callback_base(cfg, lab), *k;
-	char ksum[65], isum[65], url[1400], initrd[4200], name[300], cb[1400];
+	char isum[65], url[1400], initrd[4200], name[300], cb[1400];
 	char *title = clean_title(json_string_value(json_object_get(spec, "title")));
 	char *cmd = NULL;
 	json_t *v = NULL, *x;
@@ -309,11 +350,9 @@ static json_t *vars_for(const struct lava_cfg *cfg, const struct lava_lab *lab,
 	}
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio",
 		 cfg->guest_dir ? cfg->guest_dir : "");
-	if (lava_file_sha256(img->kernel, ksum, NULL) ||
-	    lava_file_sha256(initrd, isum, NULL)) {
-		snprintf(err, errlen, "cannot read %s or %s (perflab-runner"
-			 " lava-guest --workdir DIR, perflabd --lava-guest DIR)",
-			 img->kernel, initrd);
+	if (lava_file_sha256(initrd, isum, NULL)) {
+		snprintf(err, errlen, "cannot read %s (perflab-runner lava-guest"
+			 " --workdir DIR, perflabd --lava-guest DIR)", initrd);
 		goto out;
 	}
 	cmd = bench_command(spec, target, uses_plugin(lab), &runtime, err, errlen);
@@ -347,7 +386,7 @@ static json_t *vars_for(const struct lava_cfg *cfg, const struct lava_lab *lab,
 		      "perflab.image", img->key,
 		      "tags", lab->tags,
 		      "kernel_url", url, "bzImage",
-		      "kernel_sha256", ksum,
+		      "kernel_sha256", img->kernel_sha256,
 		      "initrd_url", url, "initramfs.cpio",
 		      "initrd_sha256", isum,
 		      "file_headers", "X-Perflab-Token", s->token,
@@ -381,20 +420,10 @@ char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
 {
 	json_t *vars;
 	char *def;
-	int rc;
 
 	*reason = "internal";
-	if (json_object_get(s->spec, "toggle")) {
-		snprintf(err, errlen, "toggle experiments do not run on a LAVA"
-			 " lab yet (one LAVA job per boot is not built)");
+	if (lava_image_of(s->spec, lab->name, img, err, errlen))
 		return NULL;
-	}
-	rc = lava_image_find(cfg->images_dir, s->spec, img, err, errlen);
-	if (rc <= 0) {
-		if (rc == 0)
-			*reason = "wait";
-		return NULL;
-	}
 	vars = vars_for(cfg, lab, s, img, err, errlen);
 	if (!vars)
 		return NULL;
@@ -404,30 +433,6 @@ char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
 }
 
 /* ---- bookkeeping -------------------------------------------------------- */
-
-int lava_set_token(sqlite3 *wdb, int64_t row, const char *token,
-		   const char *image_key)
-{
-	sqlite3_stmt *st = db_prepare(wdb, "UPDATE lava_jobs SET token_hash = ?,"
-				      " image_key = ? WHERE id = ?");
-	char h[65];
-	int rc;
-
-	if (!st)
-		return -1;
-	sha_hex(token, h);
-	sqlite3_bind_text(st, 1, h, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, image_key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, row);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-int lava_new_token(char out[LAVA_TOKEN_LEN + 1])
-{
-	return new_token(out);
-}
 
 /* The definition as stored and shown: every copy of @token replaced. */
 static char *redact(const char *def, const char *token)
@@ -440,34 +445,55 @@ static char *redact(const char *def, const char *token)
 	return o;
 }
 
+int lava_set_token(sqlite3 *wdb, int64_t row, const char *token,
+		   const char *image_key, const char *definition)
+{
+	sqlite3_stmt *st = db_prepare(wdb, "UPDATE lava_jobs SET token_hash = ?,"
+				      " image_key = ?, definition = ? WHERE id = ?");
+	char h[65], *red = redact(definition, token);
+	int rc = SQLITE_NOMEM;
+
+	if (st && red) {
+		sha_hex(token, h);
+		sqlite3_bind_text(st, 1, h, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, image_key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, red, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, row);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	free(red);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int lava_new_token(char out[LAVA_TOKEN_LEN + 1])
+{
+	return new_token(out);
+}
+
 int lava_mark_submitted(sqlite3 *wdb, const struct jobs_ctx *c,
 			const struct lava_lab *lab, int64_t row, int64_t lava_id,
-			const char *definition, const char *token, time_t now)
+			time_t now)
 {
 	sqlite3_stmt *st = db_prepare(wdb, "UPDATE lava_jobs SET lava_id = ?,"
 		" state = CASE state WHEN 'submitting' THEN 'submitted' ELSE state"
-		" END, definition = ?, submitted_at = ?, message = NULL WHERE id = ?"
+		" END, submitted_at = ?, message = NULL WHERE id = ?"
 		" RETURNING job_id, lease_token");
-	char *red = redact(definition, token), msg[160], lease[33] = "";
+	char msg[160], lease[33] = "";
 	struct lab_err e;
 	int64_t job = 0;
 	time_t exp;
 
-	if (!st || !red) {
-		sqlite3_finalize(st);
-		free(red);
+	if (!st)
 		return -1;
-	}
 	sqlite3_bind_int64(st, 1, lava_id);
-	sqlite3_bind_text(st, 2, red, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (int64_t)now);
-	sqlite3_bind_int64(st, 4, row);
+	sqlite3_bind_int64(st, 2, (int64_t)now);
+	sqlite3_bind_int64(st, 3, row);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		job = sqlite3_column_int64(st, 0);
 		snprintf(lease, sizeof(lease), "%s", sqlite3_column_text(st, 1));
 	}
 	sqlite3_finalize(st);
-	free(red);
 	if (!job)
 		return -1;
 	snprintf(msg, sizeof(msg), "LAVA job %lld submitted to %s",
@@ -482,8 +508,9 @@ int lava_open_jobs(sqlite3 *db, int64_t lab_id, struct lava_open **out)
 	sqlite3_stmt *st = db_prepare(db, "SELECT lj.id, lj.job_id,"
 		" coalesce(lj.lava_id, 0), l.host_id, lj.attempt, lj.lease_token,"
 		" lj.state, coalesce(lj.polled_at, 0), coalesce(lj.image_key, ''),"
-		" j.experiment_id FROM lava_jobs lj JOIN lava_labs l ON l.id ="
-		" lj.lab_id JOIN jobs j ON j.id = lj.job_id WHERE lj.lab_id = ?"
+		" j.experiment_id, e.runs_per_boot > 0 FROM lava_jobs lj JOIN"
+		" lava_labs l ON l.id = lj.lab_id JOIN jobs j ON j.id = lj.job_id"
+		" JOIN experiments e ON e.id = j.experiment_id WHERE lj.lab_id = ?"
 		" AND lj.state IN ('submitting', 'submitted', 'fetching')"
 		" ORDER BY lj.id");
 	struct lava_open *a = NULL;
@@ -512,6 +539,7 @@ int lava_open_jobs(sqlite3 *db, int64_t lab_id, struct lava_open **out)
 		snprintf(o->image_key, sizeof(o->image_key), "%s",
 			 sqlite3_column_text(st, 8));
 		o->experiment_id = sqlite3_column_int64(st, 9);
+		o->toggle = sqlite3_column_int(st, 10) != 0;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -618,6 +646,96 @@ static void add_commit(sqlite3 *wdb, int64_t job, json_t *body)
 	free(sha);
 }
 
+/* The jobs of @o's boot still leased, in seq order: count, or -1. */
+static int boot_jobs(sqlite3 *wdb, const struct lava_open *o,
+		     int64_t ids[LAVA_TOGGLE_MAX_RUNS],
+		     char leases[LAVA_TOGGLE_MAX_RUNS][33])
+{
+	sqlite3_stmt *st = db_prepare(wdb, "SELECT id, lease_token FROM jobs"
+		" WHERE (id = ?1 AND lease_token = ?2) OR (lease_group = ?2 AND"
+		" state IN ('claimed', 'running')) ORDER BY seq");
+	int n = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, o->job_id);
+	sqlite3_bind_text(st, 2, o->lease, -1, SQLITE_STATIC);
+	while (n < LAVA_TOGGLE_MAX_RUNS && sqlite3_step(st) == SQLITE_ROW) {
+		ids[n] = sqlite3_column_int64(st, 0);
+		snprintf(leases[n++], 33, "%s", sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+static const struct lava_run_outcome *run_of(const struct lava_outcome *out,
+					     int64_t job)
+{
+	for (int i = 0; i < out->nruns; i++)
+		if (out->runs[i].job_id == job)
+			return &out->runs[i];
+	return NULL;
+}
+
+/*
+ * A toggle boot: each leased job of it takes the run its frame carries,
+ * in seq order; the first without one fails with its reason, which puts
+ * the boot's other jobs back in the queue (jobs_fail), as a runner's boot
+ * that ended early. Frames naming other jobs are ignored.
+ */
+static int store_toggle(sqlite3 *wdb, const struct jobs_ctx *c,
+			const struct lava_open *o, struct lava_outcome *out,
+			time_t now)
+{
+	int64_t ids[LAVA_TOGGLE_MAX_RUNS], run = 0;
+	char leases[LAVA_TOGGLE_MAX_RUNS][33];
+	const struct lava_run_outcome *r;
+	const char *reason = NULL, *log = NULL;
+	struct lab_err e = { 0 };
+	int n = boot_jobs(wdb, o, ids, leases), i, stored = 0;
+	char why[600];
+	bool dup;
+
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		return close_row(wdb, o->row, "cancelled", "stale", "the perflab"
+				 " jobs moved on (lease gone)", out->state,
+				 out->health, now);
+	for (i = 0; i < n && !reason; i++) {
+		r = run_of(out, ids[i]);
+		if (!r || !r->body) {
+			reason = r ? r->reason : out->reason;
+			log = r ? r->log : out->log;
+			break;
+		}
+		json_object_set_new(r->body, "lease", json_string(leases[i]));
+		add_commit(wdb, ids[i], r->body);
+		if (!ingest_result(wdb, c, ids[i], o->host_id, r->body, now, &run,
+				   &dup, &e)) {
+			stored++;
+			continue;
+		}
+		if (e.st == LAB_UNAVAILABLE || e.st == LAB_INTERNAL)
+			return -1;
+		if (e.st == LAB_CONFLICT || e.st == LAB_NOT_FOUND)
+			continue;	/* that job moved on */
+		snprintf(why, sizeof(why), "result refused: %s", e.msg);
+		reason = "bench";
+		log = why;
+	}
+	if (reason && jobs_fail(wdb, c, ids[i], o->host_id, leases[i], reason,
+				log ? log : out->message, now, &e) &&
+	    e.st != LAB_CONFLICT && e.st != LAB_NOT_FOUND)
+		return -1;
+	snprintf(out->message + strlen(out->message), sizeof(out->message) -
+		 strlen(out->message), "; %d of %d stored%s%s", stored, n,
+		 reason ? ", then " : "", reason ? reason : "");
+	return close_row(wdb, o->row, reason ? "failed" : "done",
+			 reason ? reason : "result", out->message, out->state,
+			 out->health, now);
+}
+
 int lava_store_outcome(sqlite3 *wdb, const struct jobs_ctx *c,
 		       const struct lava_open *o, struct lava_outcome *out,
 		       time_t now)
@@ -627,6 +745,8 @@ int lava_store_outcome(sqlite3 *wdb, const struct jobs_ctx *c,
 	bool dup = false;
 	int rc;
 
+	if (o->toggle)
+		return store_toggle(wdb, c, o, out, now);
 	if (out->body)
 		add_commit(wdb, o->job_id, out->body);
 	if (out->body) {

@@ -5,7 +5,8 @@
  * A LAVA lab (table lava_labs, admin API /api/v1/lava/labs) binds a label
  * to a LAVA server (URL, API token in a file, device type, the tags that
  * pin one device, a job template). perflabd gives it a host of its own
- * (hosts.name = the lab's name, labels [label], backend the lab's), so
+ * (hosts.name = the lab's name, labels [label], backend the lab's, role
+ * "test" with the lab's config hashes or its label's builders'), so
  * planning stays what it is for runners: experiments of the label pin to
  * that host, its jobs are claimed one at a time in seq order (A B B A),
  * under a lease, with the attempt cap. The LAVA worker (lava_worker.h)
@@ -32,21 +33,24 @@
 #ifndef PERFLAB_LAVA_H
 #define PERFLAB_LAVA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
 #include "daemon/store/conn.h"
 
+#include "daemon/lab/images.h"
 #include "daemon/lab/jobs.h"
 #include "daemon/lab/ingest.h"
+#include "daemon/lab/status.h"
 
 #define LAVA_TOKEN_LEN 36	/* "plj_" + 32 hex */
 
 /* Daemon-wide settings (perflabd flags). */
 struct lava_cfg {
 	const char *guest_dir;	/* perflab-runner lava-guest output */
-	const char *images_dir;	/* kernel images by key (lava_image.h) */
+	struct image_store *images;	/* the kernels (lava_image.h) */
 	const char *url;	/* perflabd as LAVA reaches it (files, callbacks) */
 };
 
@@ -59,6 +63,7 @@ struct lava_lab {
 	json_t *vars;		/* object: admin's template variables */
 	json_t *tmpl;		/* parsed template */
 	int poll_seconds;
+	bool own_configs;	/* configs given; else the label's builders' */
 };
 
 void lava_lab_free(struct lava_lab *l);
@@ -66,13 +71,16 @@ void lava_lab_free(struct lava_lab *l);
 /*
  * Add a lab from the admin's JSON ({"name", "label", "url", "token_file",
  * "device_type", "backend", "tags", "template" | "template_file", "vars",
- * "callback_url", "poll_seconds"}), creating its host. 201 with *id, or
- * 400/409/422 with the reason in err, or 500/503.
+ * "callback_url", "poll_seconds", "configs"}), creating its host: 0 with
+ * *id; or -1: LAB_INVALID (a field), LAB_CONFLICT (the name is taken),
+ * LAB_REJECTED (the token file, the template), LAB_UNAVAILABLE/INTERNAL.
  */
-int lava_lab_add(store_conn *wdb, const json_t *body, int64_t *id, char *err,
-		 size_t errlen);
-/* Disable a lab (its host stays, for history): 200, 404. */
-int lava_lab_disable(store_conn *wdb, const char *name, char *err, size_t errlen);
+int lava_lab_add(store_conn *wdb, const json_t *body, int64_t *id,
+		 struct lab_err *e);
+/* Disable a lab (its host stays, for history): 0, or -1 LAB_NOT_FOUND. */
+int lava_lab_disable(store_conn *wdb, const char *name, struct lab_err *e);
+/* The enabled lab @label is bound to: 1 with its @name, 0 none, -1. */
+int lava_label_lab(store_conn *db, const char *label, char name[65]);
 /* {"labs": [...]}: never the token, only where it is read from. */
 json_t *lava_labs_json(store_conn *db);
 /* The enabled labs; count, or -1. Free each with lava_lab_free. */
@@ -81,30 +89,35 @@ int lava_labs_load(store_conn *db, struct lava_lab **labs);
 /* The LAVA jobs of an experiment, for its page: [{job_id, attempt,
  * lava_id, url, state, lava_state, lava_health, outcome, message}]. */
 json_t *lava_experiment_jobs(store_conn *db, int64_t experiment_id);
-/* One LAVA job (definition included, its token redacted); NULL: none. */
-json_t *lava_job_json(store_conn *db, int64_t lava_job_id);
+/* One LAVA job (definition included, its token redacted); NULL with @e
+ * (LAB_NOT_FOUND). */
+json_t *lava_job_json(store_conn *db, int64_t lava_job_id, struct lab_err *e);
 
 /* ---- the callback and the files (per-job token) ---------------------- */
 
 /*
- * A notify callback for lava job @row with @token: 202 (the worker will
- * fetch it; *kick set), 200 (already finished: nothing to do), 403 (bad
- * token), 404 (no such job).
+ * A notify callback for lava job @row with @token: 0 with *kick set (the
+ * worker will fetch it) or not (already finished: nothing to do); or -1:
+ * LAB_FORBIDDEN (bad token), LAB_NOT_FOUND (no such job).
  */
 int lava_callback(store_conn *wdb, int64_t row, const char *token, int *kick,
-		  char *err, size_t errlen);
+		  struct lab_err *e);
 
+/* An open file for LAVA: the caller owns f.ref.fd. */
 struct lava_file {
-	char path[4200];
-	char sha256[65];
-	long long size;
+	struct image_fileref ref;
+	bool from_store;	/* an image's file: count the download */
 };
 
-/* File @name ("bzImage", "initramfs.cpio") of lava job @row for @token:
- * 200, 403, 404 (unknown, or the job is over). */
-int lava_file_find(store_conn *db, const struct lava_cfg *cfg, int64_t row,
+/*
+ * Open file @name of lava job @row for @token: its image's "bzImage" or
+ * "System.map" (from the image store, the manifest's sha256), or the
+ * guest's "initramfs.cpio". 0; or -1 with LAB_FORBIDDEN (bad token),
+ * LAB_NOT_FOUND (no such job or file, or the job is over), LAB_INTERNAL.
+ */
+int lava_file_open(store_conn *db, const struct lava_cfg *cfg, int64_t row,
 		   const char *token, const char *name, struct lava_file *f,
-		   char *err, size_t errlen);
+		   struct lab_err *e);
 
 /* ---- the worker's steps ------------------------------------------------ */
 
@@ -117,9 +130,10 @@ struct lava_submission {
 };
 
 /*
- * Claim the next job of @lab's host (nothing when it holds one): 1 with
- * @out filled and a lava_jobs row 'submitting', 0 none, -1 error. On the
- * writer connection.
+ * Claim the next job of @lab's host (nothing when it holds one) whose
+ * image is stored (builds_claim; a lab without configs of its own first
+ * takes its label's builders'): 1 with @out filled and a lava_jobs row
+ * 'submitting', 0 none, -1 error. On the writer connection.
  */
 int lava_claim(store_conn *wdb, const struct jobs_ctx *c, const struct lava_lab *lab,
 	       time_t now, struct lava_submission *out);
@@ -132,8 +146,8 @@ int lava_submission_load(store_conn *db, const struct jobs_ctx *c,
 
 /*
  * The job's LAVA definition (heap), or NULL with err and the perflab
- * failure *reason ("internal": nothing LAVA could run; "wait": the image
- * is not there yet, err says which). @img gets the image it boots.
+ * failure *reason ("internal": nothing LAVA could run, e.g. no image for
+ * the job's config). @img gets the stored image it boots.
  */
 struct lava_image;
 char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
@@ -142,17 +156,18 @@ char *lava_render(const struct lava_cfg *cfg, const struct lava_lab *lab,
 
 /* A fresh per-job token; 0 or -1. */
 int lava_new_token(char out[LAVA_TOKEN_LEN + 1]);
-/* Before submitting: the token's hash and the image the job boots. */
+/* Before submitting: the token's hash, the image the job boots and the
+ * definition (@token redacted), shown while LAVA cannot be reached. */
 int lava_set_token(store_conn *wdb, int64_t row, const char *token,
-		   const char *image_key);
+		   const char *image_key, const char *definition);
 /* What the job waits for (shown with the LAVA job). */
 int lava_set_message(store_conn *wdb, int64_t row, const char *message);
 
-/* Submitted as LAVA job @lava_id: the definition is stored with @token
- * redacted, the perflab job is 'running' (phase boot). 0 or -1. */
+/* Submitted as LAVA job @lava_id: the perflab job is 'running' (phase
+ * boot). 0 or -1. */
 int lava_mark_submitted(store_conn *wdb, const struct jobs_ctx *c,
 			const struct lava_lab *lab, int64_t row, int64_t lava_id,
-			const char *definition, const char *token, time_t now);
+			time_t now);
 
 /* What the worker knows of an open LAVA job. */
 struct lava_open {
@@ -162,6 +177,7 @@ struct lava_open {
 	char state[16];
 	char image_key[65];
 	time_t polled_at;
+	bool toggle;		/* a toggle boot: its runs in one LAVA job */
 };
 
 /* The lab's open LAVA jobs (submitting/submitted/fetching); count or -1. */
@@ -172,6 +188,14 @@ int lava_keepalive(store_conn *wdb, const struct jobs_ctx *c, const struct lava_
 		   const char *phase, const char *message, time_t now);
 void lava_mark_polled(store_conn *wdb, int64_t row, time_t now);
 
+/* One run of a toggle boot, by the job its frame names. */
+struct lava_run_outcome {
+	int64_t job_id;
+	json_t *body;		/* its result (without "lease"), or */
+	const char *reason;	/* why it has none, with log */
+	char *log;
+};
+
 /* A finished LAVA job made into perflab's terms (lava_outcome.c). */
 struct lava_outcome {
 	json_t *body;		/* the result (ingest.h's upload body), or */
@@ -179,6 +203,10 @@ struct lava_outcome {
 	char *log;		/* heap */
 	char message[1024];	/* one line for the LAVA job's row */
 	char state[32], health[32];
+	/* A toggle boot: the runs framed on the console; a job of the boot
+	 * without one fails with reason/log above. */
+	struct lava_run_outcome *runs;
+	int nruns;
 };
 
 struct extsched_job;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lava_image: the variant build's key and its files under --lava-images.
+ * lava_image: a claimed LAVA job's image in the image store.
  */
 #include "daemon/lab/lava_image.h"
 
@@ -17,15 +17,6 @@ static void hex(const unsigned char *md, unsigned n, char out[65])
 {
 	for (unsigned i = 0; i < n && i < 32; i++)
 		sprintf(out + 2 * i, "%02x", md[i]);
-}
-
-static void sha_text(const char *s, char out[65])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-
-	EVP_Digest(s, strlen(s), md, &n, EVP_sha256(), NULL);
-	hex(md, n, out);
 }
 
 int lava_file_sha256(const char *path, char out[65], long long *size)
@@ -58,54 +49,42 @@ fail:
 	return -1;
 }
 
-int lava_image_find(const char *dir, const json_t *spec, struct lava_image *img,
-		    char *err, size_t errlen)
+int lava_image_of(const json_t *spec, const char *lab, struct lava_image *img,
+		  char *err, size_t errlen)
 {
-	const json_t *base = json_object_get(spec, "base");
-	const json_t *var = json_object_get(spec, "variant"), *p;
-	const char *commit = json_string_value(json_object_get(base, "commit"));
-	size_t i, len = 1;
-	char *set, *text, phash[65];
-	struct stat st;
+	const json_t *im = json_object_get(spec, "image"), *f;
+	const char *key = json_string_value(json_object_get(im, "key"));
+	const char *state = json_string_value(json_object_get(im, "state"));
+	size_t i;
 
 	memset(img, 0, sizeof(*img));
-	set = malloc(65 * json_array_size(json_object_get(var, "patches")) + 1);
-	if (!set)
+	if (!key) {
+		snprintf(err, errlen, "LAVA lab %s has no config hash for config"
+			 " '%s' (the lab's \"configs\", or a builder runner with"
+			 " the lab's label)", lab, json_string_value(
+			 json_object_get(spec, "config")) ?: "");
 		return -1;
-	set[0] = 0;
-	json_array_foreach(json_object_get(var, "patches"), i, p) {
-		const char *s = json_string_value(json_object_get(p, "sha256"));
+	}
+	snprintf(img->key, sizeof(img->key), "%s", key);
+	if (!state || strcmp(state, "ready")) {
+		snprintf(err, errlen, "image %s left the store after the claim:"
+			 " the job waits for its build again", key);
+		return -1;
+	}
+	json_array_foreach(json_object_get(im, "files"), i, f)
+		if (!strcmp(json_string_value(json_object_get(f, "name")) ?: "",
+			    "bzImage"))
+			snprintf(img->kernel_sha256, sizeof(img->kernel_sha256),
+				 "%s", json_string_value(json_object_get(f,
+				 "sha256")) ?: "");
+	if (strlen(img->kernel_sha256) != 64) {
+		snprintf(err, errlen, "image %s: no bzImage in its manifest", key);
+		return -1;
+	}
+	return 0;
+}
 
-		if (!s || strlen(s) != 64) {
-			free(set);
-			snprintf(err, errlen, "patch without a sha256");
-			return -1;
-		}
-		len += (size_t)sprintf(set + len - 1, "%s\n", s);
-	}
-	sha_text(set, phash);
-	free(set);
-	if (asprintf(&text, "perflab-lava-image-v0\nbase=%s\ncommit=%s\n"
-		     "patches=%s\nconfig=%s\n",
-		     json_string_value(json_object_get(base, "name")) ?: "",
-		     commit ? commit : "", phash,
-		     json_string_value(json_object_get(spec, "config")) ?: "") < 0)
-		return -1;
-	sha_text(text, img->key);
-	free(text);
-	if (!dir) {
-		snprintf(err, errlen, "no image store (perflabd --lava-images)");
-		return 0;
-	}
-	snprintf(img->kernel, sizeof(img->kernel), "%s/%s/bzImage", dir, img->key);
-	snprintf(img->sysmap, sizeof(img->sysmap), "%s/%s/System.map", dir,
-		 img->key);
-	if (stat(img->sysmap, &st) || !S_ISREG(st.st_mode))
-		img->sysmap[0] = 0;
-	if (stat(img->kernel, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "waiting for image %s (%s/%s/bzImage)",
-			 img->key, dir, img->key);
-		return 0;
-	}
-	return 1;
+int lava_image_file_ok(const char *name)
+{
+	return name && (!strcmp(name, "bzImage") || !strcmp(name, "System.map"));
 }

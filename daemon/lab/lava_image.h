@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lava_image: where a LAVA-run job's kernel comes from. LAVA never
- * builds: the image is perflab's own build. Until the image store (issue
- * 30) serves built images by their build key, perflabd reads them from
- * --lava-images DIR, one directory per variant build,
- *
- *   DIR/<key>/bzImage, DIR/<key>/System.map
- *   key = sha256("perflab-lava-image-v0\nbase=B\ncommit=C\npatches=P\nconfig=F\n")
- *
- * B the base name, C the variant's commit (git bases; empty otherwise),
- * P the sha256 over "<patch sha256>\n" of the variant's patches in order
- * (sha256 of "" without patches), F the config name. A builder (perflab-
- * runner try --build-only, then a copy) puts them there; a job whose
- * image is missing waits, holding its lease, with the key in its message.
+ * builds: the lab's host is a test-only host of the build machinery
+ * (builds.h), so its jobs are claimed only once their image is in the
+ * image store (images.h), and a builder runner gets the build task
+ * meanwhile. The claimed job's spec then carries the image as a test
+ * runner's does ("image": {key, state "ready", sha256, files}); LAVA
+ * downloads its bzImage (and System.map, if a template wants it) through
+ * the per-job token path (lava.h), checked against the manifest's sha256.
  */
 #ifndef PERFLAB_LAVA_IMAGE_H
 #define PERFLAB_LAVA_IMAGE_H
@@ -22,13 +17,19 @@
 
 struct lava_image {
 	char key[65];
-	char kernel[4200];	/* bzImage */
-	char sysmap[4200];	/* System.map ("" when absent) */
+	char kernel_sha256[65];	/* the manifest's, of bzImage */
 };
 
-/* The image for a claimed job's @spec: 1 there, 0 missing (key set), -1. */
-int lava_image_find(const char *images_dir, const json_t *spec,
-		    struct lava_image *img, char *err, size_t errlen);
+/*
+ * The stored image of a claimed job's @spec (builds_claim_json's
+ * "image"): 0, or -1 with err (no config hash for the job's config, or
+ * the image left the store after the claim).
+ */
+int lava_image_of(const json_t *spec, const char *lab, struct lava_image *img,
+		  char *err, size_t errlen);
+
+/* Files of an image a LAVA job may download with its token. */
+int lava_image_file_ok(const char *name);
 
 /* sha256 hex of a file; 0 or -1. */
 int lava_file_sha256(const char *path, char hex[65], long long *size);

@@ -86,28 +86,16 @@ static void submit(struct lava_worker *w, store_conn *rdb, const struct lava_lab
 		return;
 	}
 	def = lava_render(&w->cfg, lab, &s, &img, &reason, err, sizeof(err));
-	if (!def && !strcmp(reason, "wait")) {
-		/* Waiting for the image: say so, every third of the lease. */
-		if (time(NULL) - kept_at(w, o->row) >= w->jc.lease_seconds / 3) {
-			db = db_writer_lock(w->writer);
-			lava_set_message(db, o->row, err);
-			db_writer_unlock(w->writer);
-			if (!keep(w, lab, o, "build", err))
-				set_kept(w, o->row, time(NULL));
-		}
-		goto out;
-	}
 	if (def) {
 		db = db_writer_lock(w->writer);
-		rc = lava_set_token(db, o->row, s.token, img.key);
+		rc = lava_set_token(db, o->row, s.token, img.key, def);
 		db_writer_unlock(w->writer);
 		if (!rc)
 			rc = ops->submit(lab, def, &id, &retry, err, sizeof(err));
 	}
 	db = db_writer_lock(w->writer);
 	if (!rc)
-		lava_mark_submitted(db, &w->jc, lab, o->row, id, def, s.token,
-				    time(NULL));
+		lava_mark_submitted(db, &w->jc, lab, o->row, id, time(NULL));
 	else if (def && retry)
 		lava_set_message(db, o->row, err);
 	else
@@ -116,7 +104,6 @@ static void submit(struct lava_worker *w, store_conn *rdb, const struct lava_lab
 	db_writer_unlock(w->writer);
 	if (rc && def && retry)
 		keep(w, lab, o, "boot", err);
-out:
 	free(def);
 	lava_submission_free(&s);
 }

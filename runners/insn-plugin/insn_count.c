@@ -28,7 +28,8 @@
  *
  * Output at exit (format in common/insn_profile.h): a header with the
  * marker counts and the window total, then "addr count" lines; with
- * console=on, on stderr when the window closes instead (LAVA, below). Everything
+ * console=on, on stderr when the window closes instead (LAVA, below),
+ * each window of the run in turn (a LAVA toggle boot). Everything
  * runs on the one vCPU thread of a qemu-icount guest (-smp 1, no MTTCG),
  * so nothing here is locked.
  *
@@ -363,6 +364,7 @@ static void on_mark(unsigned int vcpu, void *udata)
 			snapshot(1);
 			win.state = 1;
 			win.first = *m;
+			console_done = 0;
 		}
 		if (win.state == 1)
 			win.open++;
@@ -670,6 +672,12 @@ out:
 	free(buf);
 	acc_free(&a);
 	console_done = 1;
+	/* Alone, console=on dumps each window as it closes: a LAVA toggle
+	 * boot runs one bench (one window) per run. */
+	if (!out_path && win.state == 2) {
+		win.state = 0;
+		win.starts = win.ends = win.open = 0;
+	}
 }
 
 static void on_exit_cb(qemu_plugin_id_t id, void *udata)

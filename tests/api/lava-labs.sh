@@ -2,7 +2,8 @@
 # Description: the LAVA labs admin API without a LAVA: binding a label
 # checks every field (400), the token file and the template (422: not a
 # job definition, a variable neither perflab's nor in vars) and the name
-# (409); the lab's host appears with its label and backend; submit keys
+# (409); an unreadable template file (422), an unknown LAVA job (404);
+# the lab's host appears with its label and backend; submit keys
 # may not bind (403); the listing shows where the token is read from,
 # never the token; LAVA's two endpoints refuse a missing or wrong job
 # token (403) and an unknown job (404); disabling a lab keeps its host.
@@ -38,6 +39,7 @@ lab 'del(.template_file) | .template = "[1]"' >/dev/null; expect_status 422 "a t
 lab 'del(.template_file) | .template = "{\"actions\": [], \"a\": \"${nope}\"}"' >/dev/null
 expect_status 422 "a template naming an unknown variable"
 lab '.template = "{}"' >/dev/null; expect_status 400 "template and template_file"
+lab '.template_file = "/nonexistent/t.json"' >/dev/null; expect_status 422 "an unreadable template file"
 body=$(lab .)
 expect_status 201 "bind the label"
 lab . >/dev/null; expect_status 409 "the same name again"
@@ -51,6 +53,8 @@ if grep -qF "$SECRET" <<<"$labs$hosts" "$TMP/daemon.log"; then fail "the LAVA to
 api GET /api/v1/lava/labs "$SUB" >/dev/null; expect_status 403 "submit keys do not list labs"
 api DELETE /api/v1/lava/labs/lava-1 "$ADMIN" >/dev/null; expect_status 200 "disable the lab"
 api DELETE /api/v1/lava/labs/lava-9 "$ADMIN" >/dev/null; expect_status 404 "disable an unknown lab"
+api GET /api/v1/lava/jobs/99 "$ADMIN" >/dev/null; expect_status 404 "an unknown LAVA job"
+api GET /api/v1/lava/jobs/x "$ADMIN" >/dev/null; expect_status 404 "a LAVA job id that is no number"
 check "$(api GET /api/v1/lava/labs "$ADMIN" | jq '.labs[0].enabled')" = false "disabled"
 # LAVA's endpoints (the lab disabled: its worker leaves the rows alone).
 curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/api/v1/lava/callback/1" \

@@ -18,9 +18,18 @@
 #     Incomplete in LAVA, perflab retries it up to --max-attempts, then
 #     fails it with LAVA's reason;
 #   - a job of lava-lost completes through polling alone (no callback);
+#   - a toggle (0004 + 0007, canary 0 vs 64 written at runtime, 2 rounds)
+#     runs as one LAVA job for its boot's 4 jobs: one boot id, positions
+#     0-3, an exact profile each, ~3 instructions per canary step; a
+#     toggle whose value the kernel refuses fails that variant with
+#     "setting" and the kernel's words, the run before it stored;
 #   - LAVA's API token appears in no API answer and no log of perflabd.
-# The kernels come from perflab's build (perflab-runner try --build-only,
-# the images the exact-profile tests cache); LAVA never builds.
+# The kernels come from perflab's build path: a perflab-runner --role
+# builder gets the build tasks of the jobs LAVA waits for and uploads the
+# images to perflabd's store (the base image from build/kcache, the
+# canary built in the submitter's trust domain, mostly ccache hits); the
+# lab's host is a test-only host whose config hashes are its builder's;
+# LAVA downloads the kernels from the store and never builds.
 . "$(dirname "$0")/../api/lib.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -45,24 +54,17 @@ all_done() {
 		tail -n 30 "$LAVA_DIR"/log/*.log >"$TOP/build/test-logs/lava-e2e.log" 2>&1
 		cp "$TMP/daemon.log" "$TOP/build/test-logs/lava-e2e-perflabd.log" 2>/dev/null
 	fi
+	if [ -n "${BUILDER_PID:-}" ]; then
+		kill "$BUILDER_PID" 2>/dev/null
+		wait "$BUILDER_PID" 2>/dev/null
+		[ $rc -ne 0 ] && cp "$TMP/builder.log" "$TOP/build/test-logs/lava-e2e-builder.log" 2>/dev/null
+	fi
 	lava_stop
 	cleanup
 	exit $rc
 }
 trap all_done EXIT
 
-# The kernels: perflab's own builds (cached), before anything waits on them.
-build_image() {	# NAME [--patch P]: the image directory on stdout
-	local name=$1
-	shift
-	"$RUNNER" try --backend qemu-icount --build-only --kcache "$KCACHE" \
-		--workdir "$TMP/try-$name" "$@" >"$TMP/try-$name.out" 2>&1 ||
-		fail "build $name: $(tail -20 "$TMP/try-$name.out")"
-	dirname "$(awk 'END { print $3 }' "$TMP/try-$name.out")"
-}
-IMG_BASE=$(build_image base)
-IMG_CANARY=$(build_image canary --patch "$CANARY")
-[ -f "$IMG_BASE/bzImage" ] && [ -f "$IMG_CANARY/System.map" ] || fail "no images"
 "$RUNNER" lava-guest --workdir "$TMP/guest" >/dev/null || fail "lava-guest"
 T_BUILD=$(date +%s)
 
@@ -71,11 +73,16 @@ T_LAVA=$(date +%s)
 echo "LAVA up at $LAVA_URL in $((T_LAVA - T_BUILD)) s (device $LAVA_DEVICE, tag $LAVA_TAG)"
 
 PORT=$(lava_free_port)
-mkdir -p "$TMP/images"
 start_daemon --listen "127.0.0.1:$PORT" --max-attempts 2 --web "$TOP/web" \
-	--lava-guest "$TMP/guest" --lava-images "$TMP/images" \
-	--lava-url "http://127.0.0.1:$PORT"
+	--lava-guest "$TMP/guest" --lava-url "http://127.0.0.1:$PORT"
 ADMIN=$(make_key admin lava-admin)
+# The builder of both labs' labels: their hosts take its config hashes.
+"$RUNNER" --server "$BASE" --key "$(make_key runner lava-builder)" \
+	--backend qemu-icount --name lava-builder --label lava-icount \
+	--label lava-lost --role builder --workdir "$TMP/builder" \
+	--kcache "$KCACHE" --claim-wait 2 >"$TMP/builder.log" 2>&1 &
+BUILDER_PID=$!
+wait_host "$ADMIN" lava-builder
 
 lab() {	# NAME LABEL [extra jq object]
 	api POST /api/v1/lava/labs "$ADMIN" "$(jq -n --arg n "$1" --arg l "$2" \
@@ -109,34 +116,35 @@ body=$(api POST /api/v1/experiments "$ADMIN" "$(jq -n --argjson b "$bench" \
 	  cmdline: "rdinit=/perflab-no-init init=/perflab-no-init"}]}')")
 expect_status 201 "submit the experiment whose kernel finds no init"
 NOINIT=$(jq -r .id <<<"$body")
+# Toggles: one LAVA job per boot (0004 + 0007: the canary at runtime).
+P0007=$TOP/kernel-patches/0007-block-perflab_canary-runtime-sysfs-parameter.patch
+CAN=/sys/module/perflab/parameters/canary
+tog_body() {	# TITLE VALUE_B RUNS
+	jq -n --rawfile p4 "$CANARY" --rawfile p7 "$P0007" --arg c "$CAN" --arg t "$1" \
+		--arg v "$2" --argjson r "$3" --argjson b "$bench" '{title: $t,
+		label: "lava-icount", backend: "qemu-icount", runs: $r, max_runs: $r,
+		toggle: true, bench: $b,
+		variants: [{name: "a", patches: [$p4, $p7], settings: {($c): "0"}},
+			   {name: "b", patches: [$p4, $p7], settings: {($c): $v}}]}'
+}
+body=$(api POST /api/v1/experiments "$ADMIN" "$(tog_body "lava e2e: toggle" 64 2)")
+expect_status 201 "submit the toggle (canary 0 vs 64, 2 rounds in one boot)"
+TOG=$(jq -r .id <<<"$body")
+body=$(api POST /api/v1/experiments "$ADMIN" "$(tog_body "lava e2e: toggle refused" 2000000 1)")
+expect_status 201 "submit the toggle whose setting the kernel refuses"
+TOGBAD=$(jq -r .id <<<"$body")
 body=$(api POST /api/v1/experiments "$ADMIN" "$(jq -n --argjson b "$bench" \
 	'{title: "lava e2e: lost callback", label: "lava-lost", backend: "qemu-icount",
 	  runs: 1, max_runs: 1, bench: $b, variants: [{name: "base"}]}')")
 expect_status 201 "submit the experiment of the lab without callbacks"
 LOST=$(jq -r .id <<<"$body")
 
-# Play the builder: a job waits for its image key; put perflab's build there.
-place_images() {	# EXPERIMENT
-	api GET "/api/v1/experiments/$1" "$ADMIN" | jq -r '.jobs[] |
-		select(.message != null) | .variant + " " + .message' |
-	sed -n 's/^\([^ ]*\) waiting for image \([0-9a-f]\{64\}\).*/\1 \2/p' |
-	sort -u | while read -r v key; do
-		[ -e "$TMP/images/$key" ] && continue
-		src=$IMG_BASE
-		[ "$v" = yes ] && src=$IMG_CANARY
-		mkdir -p "$TMP/images/$key.tmp"
-		cp "$src/bzImage" "$src/System.map" "$TMP/images/$key.tmp/"
-		mv "$TMP/images/$key.tmp" "$TMP/images/$key"
-		echo "image $key for variant $v <- $src"
-	done
-}
-
 wait_state() {	# EXPERIMENT SECONDS: $state
 	local i
 	for ((i = 0; i < $2; i++)); do
 		state=$(api GET "/api/v1/experiments/$1" "$ADMIN" | jq -r .state)
 		case $state in done | failed | cancelled) return ;; esac
-		for e in "$MAIN" "$NOINIT" "$LOST"; do place_images "$e"; done
+		kill -0 "$BUILDER_PID" 2>/dev/null || fail "the builder died: $(tail -20 "$TMP/builder.log")"
 		sleep 1
 	done
 	state="timeout($state)"
@@ -162,6 +170,17 @@ grep -qE '\[k\] blk_mq_submit_bio *$' <<<"$top" ||
 d=$(awk '{ print $3 }' <<<"$top")
 check "$(awk -v d="$d" 'BEGIN { print (d > 16 * 2.5 && d < 16 * 4.5) }')" -eq 1 \
 	"blk_mq_submit_bio +$d instructions per IO at perflab_canary=16 (~3 a step)"
+
+# The images came through the builder: its uploads, booted by every LAVA job.
+sql "SELECT substr(i.key, 1, 12) || ' ' || h.name || ' ' || (i.created_at - $T_LAVA) || ' s after LAVA was up, built in ' ||
+	coalesce(json_extract(i.meta, '$.seconds'), '?') || ' s' FROM images i JOIN hosts h ON h.id = i.host_id" |
+	sed 's/^/image /'
+check "$(sql "SELECT count(*) FROM lava_jobs lj JOIN jobs j ON j.id = lj.job_id JOIN images i ON
+	i.key = lj.image_key JOIN hosts h ON h.id = i.host_id WHERE j.experiment_id = $MAIN AND
+	h.name = 'lava-builder'")" -eq 10 "every LAVA job boots an image the builder uploaded"
+check "$(sql "SELECT count(DISTINCT lj.image_key) FROM lava_jobs lj JOIN jobs j ON j.id = lj.job_id
+	WHERE j.experiment_id = $MAIN")" -eq 2 "two images: base and canary"
+check "$(sql "SELECT role FROM hosts WHERE name = 'lava-icount'")" = test "the lab's host is a test host"
 
 # LAVA job ids with the experiment, one LAVA job per perflab job, in order.
 lj=$(jq '.lava_jobs' <<<"$exp")
@@ -227,6 +246,30 @@ check "$state" = done "the lost-callback experiment finished by polling"
 check "$(jq '.lava_jobs[0].callbacks' <<<"$exp")" -eq 0 "no callback reached perflabd"
 check "$(jq -r '.lava_jobs[0].outcome' <<<"$exp")" = result "its LAVA job's result came back"
 
+# A toggle boot is one LAVA job: 4 runs, one boot, positions 0-3, exact.
+wait_state "$TOG" 420
+T_TOG=$(date +%s)
+exp=$(api GET "/api/v1/experiments/$TOG" "$ADMIN")
+[ "$state" = done ] || fail "toggle $state: $(jq -c '[.jobs[] | {variant, state, attempt, failure_reason, message}], [.lava_jobs[] | {lava_id, outcome, message}]' <<<"$exp")"
+check "$(jq '.runs | length' <<<"$exp")" -eq 4 "four toggle runs"
+check "$(jq '.lava_jobs | length' <<<"$exp")" -eq 1 "one LAVA job for the boot"
+check "$(jq '[.runs[].boot_id] | unique | length' <<<"$exp")" -eq 1 "one boot"
+check "$(jq -r '[.runs[].boot_pos] | sort | map(tostring) | join(",")' <<<"$exp")" = "0,1,2,3" "positions 0..3"
+d=$(jq '([.runs[] | select(.variant == "b") | .summary.ns_per_io] | add / length) -
+	([.runs[] | select(.variant == "a") | .summary.ns_per_io] | add / length)' <<<"$exp")
+echo "toggle through LAVA: canary 64 costs $d instructions/IO"
+check "$(jq -n "$d > 64 * 2.5 and $d < 64 * 4.5")" = true "~3 instructions per canary step"
+check "$(sql "SELECT count(*) FROM exact_profiles ep JOIN runs r ON r.id = ep.run_id WHERE r.experiment_id = $TOG")" -eq 4 \
+	"an exact profile for every toggle run"
+wait_state "$TOGBAD" 300
+exp=$(api GET "/api/v1/experiments/$TOGBAD" "$ADMIN")
+check "$(jq -r '.variants[] | select(.name == "b") | .state' <<<"$exp")" = failed "the refused variant failed"
+log=$(jq -r '.variants[] | select(.name == "b") | .failure_reason + ": " + .failure_log' <<<"$exp")
+echo "${log:0:300}"
+grep -q "^setting: .*refused a setting: $CAN: writing '2000000' failed" <<<"$log" ||
+	fail "the reason is not the refused setting: ${log:0:400}"
+check "$(jq '[.runs[] | select(.variant == "a")] | length' <<<"$exp")" -eq 1 "the run before it is stored"
+
 # The experiment page shows LAVA's job ids, linked to LAVA.
 if command -v node >/dev/null; then
 	node "$TOP/tests/lava/page.js" "$BASE" "$ADMIN" "$MAIN" $(jq -r '.[].lava_id' <<<"$lj") ||
@@ -242,5 +285,5 @@ for p in /api/v1/lava/labs "/api/v1/experiments/$MAIN" "/api/v1/experiments/$LOS
 done
 T_END=$(date +%s)
 njobs=$(lava_api GET "api/v0.2/jobs/?limit=100" | jq .count)
-echo "cost: builds $((T_BUILD - T0)) s, LAVA start $((T_LAVA - T_BUILD)) s, control vs canary (10 LAVA jobs) $((T_MAIN - T_LAVA)) s, total $((T_END - T0)) s, $njobs LAVA jobs"
+echo "cost: guest $((T_BUILD - T0)) s, LAVA start $((T_LAVA - T_BUILD)) s, control vs canary (10 LAVA jobs) $((T_MAIN - T_LAVA)) s, toggle done at $((T_TOG - T_LAVA)) s, total $((T_END - T0)) s, $njobs LAVA jobs"
 exit 0

@@ -5,7 +5,9 @@
 # instruction loop LOOPS times between the marks, and the profile has
 # those three addresses at LOOPS each, total 3 x LOOPS, nothing else (the
 # marks' own blocks are corrected to the mark). Without an end mark the
-# window stays open and lists nothing; padding NOPs are not marks.
+# window stays open and lists nothing; padding NOPs are not marks. With
+# console=on the profile is framed on stderr as the window closes, and
+# alone each window of the run in turn (two windows: two frames).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 P=$top/build/perflab-insn.so
 [ -f "$P" ] || { echo "build/perflab-insn.so not built"; exit 77; }
@@ -19,6 +21,7 @@ fail() { echo "FAIL: $*"; cat "$d/out.prof" 2>/dev/null; exit 1; }
 # profile in $d/out.prof (or, with console=on, on QEMU's stderr)
 guest() {
 	as --32 --defsym LOOPS="$2" --defsym NOEND="$3" --defsym PAD="$4" \
+		--defsym AGAIN="${AGAIN:-0}" \
 		-o "$d/$1.o" "$top/tests/runner/data/insn-window.S" &&
 		ld -m elf_i386 -Ttext 0x100000 -e _start -o "$d/$1.elf" "$d/$1.o" ||
 		fail "cannot build the $1 guest"
@@ -66,5 +69,11 @@ guest console2 1000 0 0 console=on
 grep -qx 'total 3000' "$d/qemu.err" || fail "console=on alone: no profile on stderr"
 guest console3 1000 1 0 console=on
 grep -qx 'window open' "$d/qemu.err" || fail "console=on, window never closed: nothing at exit"
+# Alone, each window as it closes (a LAVA toggle boot: one per bench run).
+AGAIN=500 guest console4 1000 0 0 console=on
+[ "$(grep -c '^==PERFLAB-INSN-BEGIN==$' "$d/qemu.err")" = 2 ] || fail "console=on, two windows: not two frames"
+[ "$(grep -E '^(markers|window|total|addrs) ' "$d/qemu.err" | tr '\n' ';')" = \
+	"markers 1 1;window closed;total 3000;addrs 3;markers 1 1;window closed;total 1500;addrs 3;" ] ||
+	fail "console=on, two windows: $(grep -E '^(markers|window|total) ' "$d/qemu.err" | tr '\n' ' ')"
 echo "console=on: ok"
 exit 0

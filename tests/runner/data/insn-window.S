@@ -4,7 +4,8 @@
  * `nopl disp32(%eax)` in 32-bit mode) around a loop of LOOPS iterations of
  * three instructions, then QEMU's isa-debug-exit. --defsym NOEND=1 leaves
  * the end mark out; --defsym PAD=1 uses the compilers' padding NOP
- * (displacement 0) instead of the marks.
+ * (displacement 0) instead of the marks; --defsym AGAIN=N adds a second
+ * marked window of N iterations (a LAVA toggle boot's next bench run).
  */
 	.set MAGIC, 0x1badb002
 	.text
@@ -22,6 +23,14 @@ _start:
 	dec %ecx
 	jnz 1b
 	.if !NOEND && !PAD
+	.byte 0x0f, 0x1f, 0x80, 0x32, 0x50, 0x4c, 0x49	/* end */
+	.endif
+	.if AGAIN
+	mov $AGAIN, %ecx
+	.byte 0x0f, 0x1f, 0x80, 0x31, 0x50, 0x4c, 0x49	/* start */
+3:	add $5, %ebx
+	dec %ecx
+	jnz 3b
 	.byte 0x0f, 0x1f, 0x80, 0x32, 0x50, 0x4c, 0x49	/* end */
 	.endif
 	mov $0, %al
