@@ -43,7 +43,8 @@ DAEMON_OBJS := $(foreach l,http lab analysis store,$(call objs_of,daemon/$(l)))
 RUNNER_OBJS := $(filter-out $(B)/obj/runners/runner/perflab-runner.o,$(call objs_of,runners/runner))
 CLI_OBJS    := $(filter-out $(B)/obj/cli/perflab.o,$(call objs_of,cli))
 BENCH_SRCS  := $(call srcs_of,runners/perflab-bench)
-BENCH_OBJS  := $(filter-out $(B)/obj/runners/perflab-bench/perflab-bench.o,$(call objs_of,runners/perflab-bench))
+BENCH_OBJS  := $(filter-out $(B)/obj/runners/perflab-bench/perflab-bench.o,$(call objs_of,runners/perflab-bench)) \
+	       $(B)/obj/common/opttab.o
 
 # The bench links libperf/libapi built from the kernel tree (make deps).
 BENCH_CFLAGS := -I$(LIBPERF_DIR)/include
