@@ -364,7 +364,8 @@ int main(int argc, char **argv)
 	db_global_init();
 	server_config_defaults(&cfg);
 	server_opts_table(&t, &cfg, seen);
-	if (server_opts_count() > sizeof(seen) || opttab_defaults(&t, err, sizeof(err)))
+	if (server_opts_count() > sizeof(seen) ||
+	    opttab_defaults(&t, err, sizeof(err)))
 		return fprintf(stderr, "perflabd: option table: %s\n", err), 1;
 	/* OPTTAB_STOP: the first word names a subcommand. */
 	r = opttab_parse(&t, 1, argc, argv, OPTTAB_STOP | OPTTAB_PREFIX, &first,

@@ -59,7 +59,7 @@ static void save_state(const struct runner_cfg *cfg, const char *stage)
 	snprintf(s.release, sizeof(s.release), "6.1.0-perflab");
 	snprintf(s.token, sizeof(s.token), "perflab_job=7-0011223344556677");
 	s.job = json_loads(job_json, 0, NULL);
-	CHECK(kexec_state_save(cfg->state_file, &s) == 0);
+	CHECK(kexec_state_save(kexec_opts(cfg)->state_file, &s) == 0);
 	json_decref(s.job);
 }
 
@@ -78,7 +78,8 @@ static void on_default(void)
 int main(void)
 {
 	struct kexec_env env = { .exec = ok_exec };
-	struct runner_cfg cfg = { .backend = "kexec", .poll_queues = 1 };
+	struct kexec_opts k = { .poll_queues = 1 };
+	struct runner_cfg cfg = { .backend = "kexec", .backend_opts = &k };
 	struct exec_ctx c = { .cfg = &cfg };
 	struct outcome o = { 0 };
 	struct kexec_state s;
@@ -89,7 +90,7 @@ int main(void)
 		return 1;
 	env.sysroot = rutil_strdupf("%s/sys", root);
 	cfg.workdir = root;
-	cfg.state_file = rutil_strdupf("%s/state.json", root);
+	k.state_file = rutil_strdupf("%s/state.json", root);
 	cfg.bench = rutil_strdupf("%s/bench.sh", root);
 	cfg.target = "/dev/nvme0n1";
 	ran = rutil_strdupf("%s.ran", cfg.bench);
@@ -105,7 +106,7 @@ int main(void)
 	      !strcmp(o.reason, "bench"));
 	outcome_free(&o);
 	job_free(&j);
-	CHECK(kexec_state_load(cfg.state_file, &s, err, sizeof(err)) == 0);
+	CHECK(kexec_state_load(k.state_file, &s, err, sizeof(err)) == 0);
 	CHECK(!strcmp(s.stage, "running"));
 	kexec_state_free(&s);
 
@@ -125,7 +126,7 @@ int main(void)
 	CHECK(strstr(why, "restarted during the run") != NULL, "%s", why);
 	job_free(&j);
 	CHECK(kexec_finish(&cfg, &env, 0) == 0);
-	CHECK(access(cfg.state_file, F_OK) != 0);
+	CHECK(access(k.state_file, F_OK) != 0);
 
 	/* Never came up (panic): still a boot failure, with the console. */
 	save_state(&cfg, "booting");
@@ -135,7 +136,7 @@ int main(void)
 	log = kexec_failure_log(&cfg, why);
 	CHECK(!strcmp(log, why));
 	free(log);
-	cfg.console_log = rutil_strdupf("%s/console.log", root);
+	k.console_log = rutil_strdupf("%s/console.log", root);
 	log = kexec_failure_log(&cfg, why);
 	CHECK(!strcmp(log, why), "a missing console log adds nothing");
 	free(log);

@@ -93,7 +93,8 @@ static void setup_image(struct runner_cfg *cfg, const struct job *j)
 int main(void)
 {
 	struct kexec_env env = { .exec = rec_exec };
-	struct runner_cfg cfg = { .backend = "kexec", .poll_queues = 2,
+	struct kexec_opts k = { .poll_queues = 2 };
+	struct runner_cfg cfg = { .backend = "kexec", .backend_opts = &k,
 				  .build_uid = (uid_t)-1,
 				  .build_gid = (gid_t)-1 };
 	struct exec_ctx c = { .cfg = &cfg };
@@ -108,7 +109,7 @@ int main(void)
 	cfg.workdir = root;
 	cfg.kcache = rutil_strdupf("%s/kcache", root);
 	cfg.configs = rutil_strdupf("%s/configs", root);
-	cfg.state_file = rutil_strdupf("%s/state.json", root);
+	k.state_file = rutil_strdupf("%s/state.json", root);
 	cfg.bench = rutil_strdupf("%s/bench.sh", root);
 	cfg.target = "/dev/nvme0n1";
 	put("configs/host.config", "CONFIG_SMP=y\n", 0);
@@ -138,7 +139,7 @@ int main(void)
 		     "perflab_canary=4"));
 	CHECK(!strstr(cmds[0], "BOOT_IMAGE") && !strstr(cmds[0], "initrd"));
 	CHECK(!strcmp(cmds[1], "systemctl kexec"));
-	CHECK(kexec_state_load(cfg.state_file, &s, err, sizeof(err)) == 0);
+	CHECK(kexec_state_load(k.state_file, &s, err, sizeof(err)) == 0);
 	CHECK(!strcmp(s.stage, "booting"));
 	CHECK(!strcmp(s.release, "6.1.0-perflab"));
 	CHECK(!strcmp(s.build_id, "abcdef01"));
@@ -194,13 +195,13 @@ int main(void)
 	ncmds = 0;
 	CHECK(kexec_finish(&cfg, &env, 1) == KEXEC_REBOOTING);
 	CHECK(ncmds == 1 && !strcmp(cmds[0], "systemctl reboot"));
-	CHECK(kexec_state_load(cfg.state_file, &s, err, sizeof(err)) == 0);
+	CHECK(kexec_state_load(k.state_file, &s, err, sizeof(err)) == 0);
 	CHECK(!strcmp(s.stage, "returning"));
 	kexec_state_free(&s);
 	put("sys/proc/sys/kernel/osrelease", "6.1.0-13-amd64\n", 0);
 	CHECK(kexec_resume_prepare(&cfg, &env, &j2, why, sizeof(why)) ==
 	      KEXEC_NOTHING);
-	CHECK(access(cfg.state_file, F_OK) != 0);
+	CHECK(access(k.state_file, F_OK) != 0);
 
 	/* kexec -l failing: job fails "boot" with kexec's output, no state. */
 	ncmds = 0;
@@ -209,7 +210,7 @@ int main(void)
 	CHECK(kexec_start(&c, &env, &j, &o) == -1);
 	CHECK(o.reason && !strcmp(o.reason, "boot"));
 	CHECK(o.log && strstr(o.log, "kexec: not supported"));
-	CHECK(access(cfg.state_file, F_OK) != 0);
+	CHECK(access(k.state_file, F_OK) != 0);
 	outcome_free(&o);
 
 	/* A variant cmdline that would run code as root on the host: the
@@ -222,7 +223,7 @@ int main(void)
 	CHECK(ncmds == 0, "%d commands run", ncmds);
 	CHECK(o.reason && !strcmp(o.reason, "internal"));
 	CHECK(o.log && strstr(o.log, "init=/bin/sh"));
-	CHECK(access(cfg.state_file, F_OK) != 0);
+	CHECK(access(k.state_file, F_OK) != 0);
 	outcome_free(&o);
 	j.cmdline = "perflab_canary=4";
 
@@ -230,7 +231,7 @@ int main(void)
 	put("state.json", "{not json", 0);
 	CHECK(kexec_resume_prepare(&cfg, &env, &j2, why, sizeof(why)) ==
 	      KEXEC_NOTHING);
-	CHECK(access(rutil_strdupf("%s.corrupt", cfg.state_file), F_OK) == 0);
+	CHECK(access(rutil_strdupf("%s.corrupt", k.state_file), F_OK) == 0);
 	job_free(&j);
 	rutil_rm_rf(root);
 	DONE();
