@@ -130,6 +130,9 @@ static int bad_value(const struct opt_def *d, const char *v, char *err,
 		     opttab_label(d, lab, sizeof(lab)), why);
 }
 
+/* one_option(): not an option of these tables (OPTTAB_KNOWN). */
+#define OPTTAB_WORD 2
+
 struct hit {
 	const struct opt_table *t;
 	size_t row;
@@ -196,6 +199,8 @@ static int one_option(const struct opt_table *t, size_t nt, int argc,
 			ok = 0;
 		v = a[2] ? a + 2 : NULL;
 	}
+	if (!ok && (flags & OPTTAB_KNOWN))
+		return OPTTAB_WORD;
 	if (!ok)
 		return failf(err, len, "unknown option '%s'", a);
 	d = &h.t->defs[h.row];
@@ -228,7 +233,7 @@ int opttab_parse(const struct opt_table *t, size_t nt, int argc, char **argv,
 
 		if (!strcmp(a, "--") || ((a[0] != '-' || !a[1]) &&
 					 (flags & OPTTAB_STOP))) {
-			i += !strcmp(a, "--");
+			i += !strcmp(a, "--") && !(flags & OPTTAB_KNOWN);
 			while (i < argc)
 				words[nw++] = argv[i++];
 			break;
@@ -238,6 +243,11 @@ int opttab_parse(const struct opt_table *t, size_t nt, int argc, char **argv,
 			continue;
 		}
 		r = one_option(t, nt, argc, argv, &i, flags, err, len);
+		if (r == OPTTAB_WORD) {
+			words[nw++] = argv[i];
+			r = OPTTAB_OK;
+			continue;
+		}
 		while (from <= i)
 			argv[no++] = argv[from++];
 	}

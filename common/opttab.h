@@ -69,6 +69,7 @@ struct opt_table {
 /* opttab_parse() flags */
 #define OPTTAB_STOP	1u	/* stop at the first word (a subcommand) */
 #define OPTTAB_PREFIX	2u	/* a unique prefix names a long option */
+#define OPTTAB_KNOWN	4u	/* others' options (and "--" on) are words */
 
 enum { OPTTAB_OK = 0, OPTTAB_HELP = 1, OPTTAB_ERROR = -1 };
 
