@@ -30,17 +30,6 @@ static int ok_exec(void *arg, char *const argv[], char **out)
 	return 0;
 }
 
-static void put(const char *rel, const char *text)
-{
-	char *p = rutil_strdupf("%s/%s", root, rel), *d = strdup(p);
-
-	*strrchr(d, '/') = 0;
-	rutil_mkdirs(d, 0755);
-	rutil_write_file(p, text, strlen(text));
-	free(p);
-	free(d);
-}
-
 static const char job_json[] =
 	"{\"job_id\":7,\"lease\":\"00112233445566778899\",\"lease_seconds\":60,"
 	"\"attempt\":1,\"experiment_id\":1,\"backend\":\"kexec\","
@@ -86,6 +75,7 @@ int main(void)
 	char err[256], why[512], *log, *ran;
 	struct job j;
 
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root))
 		return 1;
 	env.sysroot = rutil_strdupf("%s/sys", root);
