@@ -30,7 +30,7 @@ for b in g g2; do
 done
 jq -n --args '{default: 100000, values: ([$ARGS.positional[] | {(.): 90000}] | add),
 	broken: []}' "${C[4]}" "${C[5]}" "${C[6]}" >"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
+python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$R1" sim lab --spec "$TMP/spec.json" --seed 11 \
 	>"$TMP/runner.log" 2>&1 &
 RUNNER=$!
 trap 'kill $RUNNER $RX 2>/dev/null; cleanup' EXIT

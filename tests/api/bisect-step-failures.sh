@@ -32,7 +32,7 @@ spec() { # spec REASON: c5 fails with REASON ("build": in the broken list)
 	mv "$TMP/spec.json.new" "$TMP/spec.json"
 }
 spec boot
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
+python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$R1" sim lab --spec "$TMP/spec.json" --seed 11 \
 	>"$TMP/runner.log" 2>&1 &
 RUNNER=$!
 trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT

@@ -22,7 +22,7 @@ expect_status 201 "git base"
 jq -n --arg c2 "${C[2]}" --arg c3 "${C[3]}" --arg c4 "${C[4]}" \
 	'{default: 100000, values: {($c3): 90000, ($c4): 90000},
 	  alternate: {($c2): [90000, 100000]}}' >"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
+python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$R1" sim lab --spec "$TMP/spec.json" --seed 11 \
 	>"$TMP/runner.log" 2>&1 &
 RUNNER=$!
 trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT

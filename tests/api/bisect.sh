@@ -33,7 +33,7 @@ spec() { # spec BROKEN_INDEX...: the simulated runner's answers
 	mv "$TMP/spec.json.new" "$TMP/spec.json"
 }
 spec 5
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
+python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$R1" sim lab --spec "$TMP/spec.json" --seed 11 \
 	>"$TMP/runner.log" 2>&1 &
 RUNNER=$!
 trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT
