@@ -177,8 +177,9 @@ static void image_to_store(const struct exec_ctx *c, const struct job *j,
 			kr->key, err);
 		return;
 	}
-	fprintf(stderr, "perflab-runner: image %.12s stored (HTTP %ld)\n",
-		kr->key, status);
+	/* 201: this upload stored it; 200: another host's upload came first */
+	fprintf(stderr, "perflab-runner: image %.12s stored%s\n", kr->key,
+		status == 200 ? " (already in the store)" : "");
 	o->image_stored = 1;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the kexec rehearsal host (`make kexec-host`): under build/kexec-host/
 #   bzImage         the VM's default kernel: the base tree, tinyconfig +
-#                   kernel-patches/configs/kexec-vm.config, built (or found)
+#                   kernel-patches/configs/qemu.config, built (or found)
 #                   through the runner's own image cache (build/kcache)
 #   initrd.cpio  busybox, perflab-runner with its shared libraries,
 #                   the static perflab-bench, kexec-tools, /init (the
@@ -23,9 +23,9 @@ for f in "$R" "$S" /bin/busybox "$KEXEC"; do
 done
 mkdir -p "$out/work"
 
-# The default kernel is the base variant of config kexec-vm: same cache key
+# The default kernel is the base variant of config qemu: same cache key
 # as a job for the unpatched base, so a real build happens only once.
-line=$("$R" try --build-only --backend kexec --config kexec-vm \
+line=$("$R" try --build-only --backend kexec --config qemu \
 	--kcache "$KCACHE" --workdir "$out/work" 2>"$out/build.err" | tail -n1) || {
 	cat "$out/build.err" >&2
 	echo "$line" >&2
@@ -46,7 +46,7 @@ cp "$S" "$root/usr/local/bin/perflab-bench"
 cp "$KEXEC" "$root/sbin/kexec"
 cp "$top/tests/kexec-vm/systemctl" "$root/usr/local/bin/systemctl"
 cp "$top/tests/kexec-vm/init" "$root/init"
-cp "$top/kernel-patches/configs/kexec-vm.config" "$root/etc/perflab/configs/"
+cp "$top/kernel-patches/configs/qemu.config" "$root/etc/perflab/configs/"
 printf 'root:x:0:0:root:/:/bin/sh\n' >"$root/etc/passwd"
 printf 'root:x:0:\n' >"$root/etc/group"
 printf '127.0.0.1 localhost\n' >"$root/etc/hosts"

@@ -55,13 +55,13 @@ mism=$TOP/tests/kexec-vm/patches/release-mismatch.patch
 
 body=$(api POST /api/v1/experiments "$SUB" "$(jq -n --rawfile c "$canary" \
 	--argjson b "$bench" '{title:"kexec rehearsal: base vs canary",
-	label:"kexec-vm",backend:"kexec",config:"kexec-vm",runs:2,max_runs:2,
+	label:"kexec-vm",backend:"kexec",config:"qemu",runs:2,max_runs:2,
 	bench:$b,variants:[{name:"base"},{name:"canary",patches:[$c]}]}')")
 expect_status 201 "create the base/canary experiment"
 E1=$(jq -r .id <<<"$body")
 body=$(api POST /api/v1/experiments "$SUB" "$(jq -n --rawfile p "$panic" \
 	--rawfile m "$mism" --argjson b "$bench" '{title:"kexec rehearsal: faults",
-	label:"kexec-vm",backend:"kexec",config:"kexec-vm",runs:1,max_runs:1,
+	label:"kexec-vm",backend:"kexec",config:"qemu",runs:1,max_runs:1,
 	bench:$b,variants:[{name:"panic",patches:[$p]},
 	{name:"mismatch",patches:[$m]}]}')")
 expect_status 201 "create the fault experiment"
@@ -84,7 +84,7 @@ for v in $(sql "SELECT id FROM variants WHERE experiment_id IN ($E1, $E2)"); do
 		sql "SELECT writefile('$TMP/p$p.patch', raw) FROM patches WHERE id = $p" >/dev/null
 		args+=(--patch "$TMP/p$p.patch")
 	done
-	line=$("$R" try --build-only --backend kexec --config kexec-vm \
+	line=$("$R" try --build-only --backend kexec --config qemu \
 		--kcache "$KCACHE" --workdir "$TMP/try" --trust-domain "$dom" \
 		"${args[@]}" 2>>"$OUT/prebuild.log" |
 		tail -n1)
