@@ -43,7 +43,8 @@ DAEMON_OBJS := $(foreach l,http lab analysis store,$(call objs_of,daemon/$(l)))
 RUNNER_OBJS := $(filter-out $(B)/obj/runners/runner/perflab-runner.o,$(call objs_of,runners/runner))
 CLI_OBJS    := $(filter-out $(B)/obj/cli/perflab.o,$(call objs_of,cli))
 BENCH_SRCS  := $(call srcs_of,runners/perflab-bench)
-BENCH_OBJS  := $(filter-out $(B)/obj/runners/perflab-bench/perflab-bench.o,$(call objs_of,runners/perflab-bench))
+BENCH_OBJS  := $(filter-out $(B)/obj/runners/perflab-bench/perflab-bench.o,$(call objs_of,runners/perflab-bench)) \
+	       $(B)/obj/common/opttab.o
 
 # The bench links libperf/libapi built from the kernel tree (make deps).
 BENCH_CFLAGS := -I$(LIBPERF_DIR)/include
@@ -111,12 +112,16 @@ BENCH_UNIT_BINS := $(patsubst tests/perflab-bench/%.c,$(B)/tests/perflab-bench/%
 
 $(B)/tests/unit/%: tests/unit/%.c $(B)/obj/gen/schema.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(B)/obj/gen/schema.o \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(B)/obj/gen/schema.o $(UNIT_EXTRA) \
 		-Wl,--start-group $(ALL_LIBS) -Wl,--end-group $(PKG_LIBS) $(SYS_LIBS)
 
 $(B)/tests/perflab-bench/%: tests/perflab-bench/%.c $(B)/libbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(BENCH_CFLAGS) -Itests -o $@ $< $(B)/libbench.a $(BENCH_LIBS)
+
+# The option tables' test also reads perflab-bench's (no libperf needed).
+$(B)/tests/unit/opttab-tables: $(B)/obj/runners/perflab-bench/opts.o
+$(B)/tests/unit/opttab-tables: UNIT_EXTRA := $(B)/obj/runners/perflab-bench/opts.o
 
 tests: $(UNIT_BINS) $(BENCH_UNIT_BINS)
 

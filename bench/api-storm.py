@@ -7,46 +7,25 @@ out twice and every job has exactly one run.
 
 usage: api-storm.py BASE_URL ADMIN_KEY SUBMIT_KEY NHOSTS DB_PATH
 """
-import http.client
-import json
+import os
 import sqlite3
 import sys
 import threading
 import time
-import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests", "lib"))
+import storm  # noqa: E402
 
 base, admin, submit, nhosts, dbpath = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-u = urllib.parse.urlparse(base)
-
-
-def conn():
-    return http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-
-
-def call(c, key, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    c.request(method, path, body=data, headers={"Authorization": "Bearer " + key,
-                                                "Content-Type": "application/json"})
-    r = c.getresponse()
-    raw = r.read()
-    return r.status, (json.loads(raw) if raw else None)
-
-
-setup = conn()
-for i in range(nhosts):
-    st, _ = call(setup, admin, "POST", "/api/v1/hosts/register",
-                 {"name": "storm-%03d" % i, "backend": "qemu-icount", "labels": ["storm"]})
-    assert st == 200, st
+lab = storm.Lab(base)
+conn, call = lab.conn, storm.call
 # 5 runs a side is the least an experiment's verdict is computed from, so
 # every upload that completes a side sets off a real analysis.
-runs = int(__import__("os").environ.get("STORM_RUNS", "5"))
+runs = int(os.environ.get("STORM_RUNS", "5"))
 nexp = 2 * nhosts
-for i in range(nexp):
-    st, _ = call(setup, submit, "POST", "/api/v1/experiments",
-                 {"title": "storm %d" % i, "label": "storm", "runs": runs, "max_runs": runs,
-                  "bench": {"runtime": 2, "warmup": 1, "profile": False},
-                  "variants": [{"name": "A"}, {"name": "B"}]})
-    assert st == 201, st
+storm.setup(conn(), admin, submit, "storm", nhosts, nexp, runs,
+            {"runtime": 2, "warmup": 1, "profile": False}, "storm")
 njobs = nexp * 2 * runs
 
 claims, lat_claim, lat_hb, lat_res, lat_last, errors = [], [], [], [], [], []

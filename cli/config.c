@@ -9,6 +9,39 @@
 
 #include "cli/config.h"
 
+static const struct opt_def flag_defs[] = {
+	{ .name = "server", .kind = OPT_STR,
+	  .off = offsetof(struct cli_flags, server), .arg = "URL",
+	  .dflt = CLI_DEFAULT_SERVER, .flags = OPT_DOC_DEFAULT,
+	  .help = "perflabd's URL (or PERFLAB_URL, config server=URL)" },
+	{ .name = "key", .kind = OPT_STR,
+	  .off = offsetof(struct cli_flags, key), .arg = "KEY",
+	  .help = "API key (or PERFLAB_KEY, config key=KEY)" },
+};
+
+#define NFLAGS (sizeof(flag_defs) / sizeof(flag_defs[0]))
+
+void config_flags_table(struct opt_table *t, struct cli_flags *f)
+{
+	*t = (struct opt_table){ "global options (anywhere before \"--\"):",
+				 flag_defs, NFLAGS, f, NULL };
+}
+
+/* "unknown setting 'x' (server, url, key)": the names from the table. */
+static int unknown_setting(const char *path, int lineno, const char *name,
+			   char *err, size_t errlen)
+{
+	int n = snprintf(err, errlen, "%s:%d: unknown setting '%s' (", path,
+			 lineno, name);
+
+	for (size_t i = 0; i < NFLAGS && n > 0 && (size_t)n < errlen; i++)
+		n += snprintf(err + n, errlen - n, "%s%s", i ? ", " : "",
+			      flag_defs[i].name);
+	if (n > 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - n, ", url)");
+	return -1;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -51,13 +84,13 @@ static int parse_line(char *line, int lineno, const char *path, char *server,
 	*eq = '\0';
 	name = trim(line);
 	val = trim(eq + 1);
-	if (!strcmp(name, "server") || !strcmp(name, "url"))
-		return set_value(server, val, "server", err, errlen);
-	if (!strcmp(name, "key"))
-		return set_value(key, val, "key", err, errlen);
-	snprintf(err, errlen, "%s:%d: unknown setting '%s' (server, url, key)",
-		 path, lineno, name);
-	return -1;
+	if (!strcmp(name, "url"))
+		name = "server";
+	if (!opttab_find(&(struct opt_table){ .defs = flag_defs,
+					      .n = NFLAGS }, name))
+		return unknown_setting(path, lineno, name, err, errlen);
+	return set_value(!strcmp(name, "server") ? server : key, val, name,
+			 err, errlen);
 }
 
 int config_read_file(const char *path, char *server, char *key, char *err,

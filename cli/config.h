@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "common/opttab.h"
+
 #define CLI_DEFAULT_SERVER "http://127.0.0.1:8080"
 #define CLI_CONFIG_VALUE_MAX 1024
 
@@ -22,6 +24,19 @@ struct cli_config {
 	const char *server_from;	/* "flag", "env", "file", "default" */
 	const char *key_from;		/* same, or "none" */
 };
+
+/* perflab's global options, the flags of the settings above. */
+struct cli_flags {
+	const char *server;
+	const char *key;
+};
+
+/*
+ * Their table (common/opttab.h) over @f: the flags, their usage, and the
+ * names a config file line may set ("url" is the file's old name of
+ * server).
+ */
+void config_flags_table(struct opt_table *t, struct cli_flags *f);
 
 /*
  * Fill @cfg.  @flag_server/@flag_key are the command-line values or NULL.

@@ -17,20 +17,17 @@
 #include "cli/util.h"
 #include "common/http_client.h"
 
-struct globals {
-	const char *server;
-	const char *key;
-	bool help;
-	bool show_config;
-};
-
 static void usage(FILE *f)
 {
+	struct cli_flags g;
+	struct opt_table t;
 	int i;
 
+	config_flags_table(&t, &g);
 	fprintf(f,
-		"usage: perflab [--server URL] [--key KEY] COMMAND [ARGS...]\n\n"
-		"commands:\n");
+		"usage: perflab [--server URL] [--key KEY] COMMAND [ARGS...]\n\n");
+	opttab_usage(&t, f);
+	fprintf(f, "\ncommands:\n");
 	for (i = 0; i < cli_commands_count; i++)
 		fprintf(f, "  %-10s %s\n      %s\n", cli_commands[i].name,
 			cli_commands[i].usage, cli_commands[i].help);
@@ -46,50 +43,25 @@ static void usage(FILE *f)
 		"(watch: also an experiment or variant that failed)\n");
 }
 
-/* Take a global option out of argv; returns 1 if @i was one, -1 on error. */
-static int take_global(int *argc, char **argv, int i, struct globals *g)
+/*
+ * Take the global options out of argv, wherever they stand before a
+ * "--"; the command's own options and words stay, in order, from
+ * argv[1] on. -1 on a bad one (message printed).
+ */
+static int parse_globals(int *argc, char **argv, struct cli_flags *g)
 {
-	static const char *const names[] = { "--server", "--key" };
-	const char **dst[] = { &g->server, &g->key };
-	size_t n, k;
-	int used = 0;
+	struct opt_table t;
+	char err[256];
+	int first;
 
-	for (k = 0; k < 2 && !used; k++) {
-		n = strlen(names[k]);
-		if (!strcmp(argv[i], names[k])) {
-			if (i + 1 >= *argc) {
-				cli_usage_error("%s needs a value", names[k]);
-				return -1;
-			}
-			*dst[k] = argv[i + 1];
-			used = 2;
-		} else if (!strncmp(argv[i], names[k], n) &&
-			   argv[i][n] == '=') {
-			*dst[k] = argv[i] + n + 1;
-			used = 1;
-		}
+	config_flags_table(&t, g);
+	if (opttab_parse(&t, 1, *argc, argv, OPTTAB_KNOWN, &first, err,
+			 sizeof(err))) {
+		cli_usage_error("%s", err);
+		return -1;
 	}
-	if (!used)
-		return 0;
-	memmove(&argv[i], &argv[i + used],
-		(*argc - i - used + 1) * sizeof(*argv));
-	*argc -= used;
-	return 1;
-}
-
-static int parse_globals(int *argc, char **argv, struct globals *g)
-{
-	int i = 1, r;
-
-	while (i < *argc) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		r = take_global(argc, argv, i, g);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			i++;
-	}
+	memmove(argv + 1, argv + first, (*argc - first + 1) * sizeof(*argv));
+	*argc -= first - 1;
 	return 0;
 }
 
@@ -116,7 +88,7 @@ static int show_config(const struct cli_config *cfg)
 int main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
-	struct globals g = { 0 };
+	struct cli_flags g = { 0 };
 	struct cli_config cfg;
 	struct client c = { 0 };
 	char err[512];

@@ -2,17 +2,28 @@
 /*
  * perflabd: the perflab daemon.
  *
- *   perflabd --listen ADDR:PORT --db FILE [--web DIR] [--lease-seconds N]
- *            [--max-attempts N] [--public-read] [--port-file FILE]
+ *   perflabd [--listen ADDR:PORT] [--db FILE] [--web DIR] [--port-file FILE]
+ *            [--lease-seconds N] [--max-attempts N] [--public-read]
  *            [--max-queued-runs N] [--trusted-proxy ADDR[,ADDR]]...
+ *            [--smtp-url URL --smtp-from ADDR --smtp-to ADDR[,ADDR]
+ *             [--smtp-user USER --smtp-password-file FILE]] [--public-url URL]
+ *            [--git-dir DIR] [--track-poll SECONDS] [--git-fetchers N]
+ *            [--git-wait SECONDS] [--git-fetch-interval SECONDS]
+ *            [--git-fetch-timeout SECONDS] [--image-dir DIR]
+ *            [--image-max-bytes N] [--image-max-age SECONDS]
+ *            [--image-builders any|builders] [--lava-guest DIR]
+ *            [--lava-url URL] [--delivery-timeout SECONDS]
+ *            [--retention-days N] [--reply-inbox DIR] [--help]
  *   perflabd [--db FILE] key create|list|revoke ...
  *   perflabd [--db FILE] migrate
  *   perflabd [--db FILE] backup FILE [--pages-per-second N]
  *   perflabd [--db FILE] check [FILE]
  *   perflabd [--db FILE] restore BACKUP
  *
- * --db may stand before the subcommand, like every global option, or
- * after it; the subcommand's own --db wins.
+ * The serving options are one table, daemon/http/server_opts.c: it gives
+ * their parsing, defaults and --help (tests/unit/opttab-tables holds this
+ * comment to it). --db may stand before the subcommand, like every global
+ * option, or after it; the subcommand's own --db wins.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -21,32 +32,19 @@
 #include <string.h>
 
 #include "daemon/http/server.h"
+#include "daemon/http/server_opts.h"
 #include "daemon/lab/apikeys.h"
-#include "daemon/lab/watches.h"
-#include "daemon/lab/worker.h"
 #include "daemon/store/backup.h"
 #include "daemon/store/db.h"
 
 static void usage(FILE *f)
 {
+	struct server_config cfg;
+	struct opt_table t;
+
+	server_opts_table(&t, &cfg, NULL);
 	fprintf(f,
-		"usage: perflabd [--listen ADDR:PORT] [--db FILE] [--web DIR]\n"
-		"                [--lease-seconds N] [--max-attempts N] [--public-read]\n"
-		"                [--port-file FILE] [--smtp-url smtp://HOST:PORT\n"
-		"                --smtp-from ADDR --smtp-to ADDR[,ADDR]\n"
-		"                [--smtp-user USER --smtp-password-file FILE]]\n"
-		"                [--public-url URL] [--max-queued-runs N]\n"
-		"                [--trusted-proxy ADDR[,ADDR]]...\n"
-		"                [--git-dir DIR] [--track-poll SECONDS]\n"
-		"                [--image-dir DIR] [--image-max-bytes N]\n"
-		"                [--image-max-age SECONDS] [--image-builders any|builders]\n"
-		"                [--lava-guest DIR]\n"
-		"                [--lava-url URL]\n"
-		"                [--git-fetchers N] [--git-wait SECONDS]\n"
-		"                [--git-fetch-interval SECONDS]\n"
-		"                [--git-fetch-timeout SECONDS]\n"
-		"                [--delivery-timeout SECONDS]\n"
-		"                [--retention-days N] [--reply-inbox DIR]\n"
+		"usage: perflabd [OPTIONS]\n"
 		"       perflabd [--db FILE] key create --role submit|admin|runner NAME\n"
 		"       perflabd [--db FILE] key list\n"
 		"       perflabd [--db FILE] key revoke NAME\n"
@@ -54,7 +52,8 @@ static void usage(FILE *f)
 		"       perflabd [--db FILE] backup FILE [--pages-per-second N]\n"
 		"       perflabd [--db FILE] check [FILE]\n"
 		"       perflabd [--db FILE] restore BACKUP\n"
-		"       (the subcommands also take --db FILE after their words)\n");
+		"       (the subcommands also take --db FILE after their words)\n\n");
+	opttab_usage(&t, f);
 }
 
 static int parse_int(const char *s, int min, int max, int *out)
@@ -340,203 +339,44 @@ static int subcommand(int argc, char **argv, const char *path,
 }
 
 /*
- * The SMTP password comes from a file (first line), never from the
- * command line, where every user of the machine could read it.
+ * The first option given that only serving reads (not --db or --help),
+ * NULL when none: a subcommand refuses it rather than ignore it.
  */
-static char *read_secret(const char *path)
+static const char *serving_option(const struct opt_table *t)
 {
-	char line[1024];
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f) {
-		fprintf(stderr, "perflabd: --smtp-password-file %s: %m\n", path);
-		return NULL;
-	}
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	n = strcspn(line, "\r\n");
-	line[n] = '\0';
-	if (!n) {
-		fprintf(stderr, "perflabd: --smtp-password-file %s is empty\n",
-			path);
-		return NULL;
-	}
-	return strdup(line);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->seen[i] && strcmp(t->defs[i].name, "db") &&
+		    t->defs[i].kind != OPT_HELP)
+			return t->defs[i].name;
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "web", required_argument, NULL, 'w' },
-		{ "lease-seconds", required_argument, NULL, 'L' },
-		{ "max-attempts", required_argument, NULL, 'A' },
-		{ "public-read", no_argument, NULL, 'P' },
-		{ "port-file", required_argument, NULL, 'p' },
-		{ "smtp-url", required_argument, NULL, 'S' },
-		{ "smtp-from", required_argument, NULL, 'F' },
-		{ "smtp-to", required_argument, NULL, 'T' },
-		{ "smtp-user", required_argument, NULL, 'u' },
-		{ "smtp-password-file", required_argument, NULL, 'W' },
-		{ "public-url", required_argument, NULL, 'U' },
-		{ "max-queued-runs", required_argument, NULL, 'Q' },
-		{ "trusted-proxy", required_argument, NULL, 'X' },
-		{ "git-dir", required_argument, NULL, 'G' },
-		{ "track-poll", required_argument, NULL, 'K' },
-		{ "image-dir", required_argument, NULL, 'I' },
-		{ "image-max-bytes", required_argument, NULL, 'M' },
-		{ "image-max-age", required_argument, NULL, 'a' },
-		{ "image-builders", required_argument, NULL, 'B' },
-		{ "lava-guest", required_argument, NULL, 'g' },
-		{ "lava-url", required_argument, NULL, 'C' },
-		{ "git-fetchers", required_argument, NULL, 'j' },
-		{ "git-wait", required_argument, NULL, 'y' },
-		{ "git-fetch-interval", required_argument, NULL, 'n' },
-		{ "git-fetch-timeout", required_argument, NULL, 't' },
-		{ "delivery-timeout", required_argument, NULL, 'D' },
-		{ "retention-days", required_argument, NULL, 'r' },
-		{ "reply-inbox", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	unsigned char seen[64] = { 0 };
 	struct server_config cfg;
 	static struct server srv;
-	const char *serving_opt = NULL;
+	struct opt_table t;
+	char err[512];
 	sigset_t set;
-	int c, i, sig;
+	int first, r, sig;
 
 	db_global_init();
 	server_config_defaults(&cfg);
-	/* "+": stop at the first word, which names a subcommand. */
-	while ((c = getopt_long(argc, argv, "+", opts, &i)) != -1) {
-		if (c != 'd' && c != 'h' && c != '?')
-			serving_opt = opts[i].name;
-		switch (c) {
-		case 'l': cfg.listen = optarg; break;
-		case 'd': cfg.db_path = optarg; break;
-		case 'w': cfg.web_dir = optarg; break;
-		case 'p': cfg.port_file = optarg; break;
-		case 'P': cfg.public_read = true; break;
-		case 'S': cfg.smtp_url = optarg; break;
-		case 'F': cfg.smtp_from = optarg; break;
-		case 'T': cfg.smtp_to = optarg; break;
-		case 'u': cfg.smtp_user = optarg; break;
-		case 'W':
-			cfg.smtp_password = read_secret(optarg);
-			if (!cfg.smtp_password)
-				return 2;
-			break;
-		case 'U': cfg.public_url = optarg; break;
-		case 'G': cfg.git_dir = optarg; break;
-		case 'I': cfg.image_dir = optarg; break;
-		case 'M': {
-			char *end;
-
-			cfg.image_max_bytes = strtoull(optarg, &end, 10);
-			if (*end || cfg.image_max_bytes < 4096)
-				return fprintf(stderr, "perflabd: bad --image-max-bytes"
-					       " (bytes, at least 4096)\n"), 2;
-			break;
-		}
-		case 'a': {
-			int age;
-
-			if (parse_int(optarg, 0, 86400 * 3650, &age))
-				return fprintf(stderr, "perflabd: bad --image-max-age"
-					       " (seconds)\n"), 2;
-			cfg.image_max_age = age ? age : 1;
-			break;
-		}
-		case 'B':
-			if (strcmp(optarg, "any") && strcmp(optarg, "builders"))
-				return fprintf(stderr, "perflabd: --image-builders is"
-					       " any or builders\n"), 2;
-			cfg.builders_only = !strcmp(optarg, "builders");
-			break;
-		case 'g': cfg.lava.guest_dir = optarg; break;
-		case 'C':
-			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
-				return fprintf(stderr, "perflabd: bad --lava-url"
-					       " (http:// or https://)\n"), 2;
-			cfg.lava.url = optarg;
-			break;
-		case 'K':
-			if (parse_int(optarg, 0, 86400 * 7, &cfg.track_poll))
-				return fprintf(stderr, "perflabd: bad --track-poll"
-					       " (seconds, 0 = no timer)\n"), 2;
-			break;
-		case 'j':
-			if (parse_int(optarg, 1, WORKER_MAX_THREADS, &cfg.git_fetchers))
-				return fprintf(stderr, "perflabd: bad --git-fetchers"
-					       " (1-%d)\n", WORKER_MAX_THREADS), 2;
-			break;
-		case 'y':
-			if (parse_int(optarg, 0, 3600, &cfg.git_wait))
-				return fprintf(stderr, "perflabd: bad --git-wait"
-					       " (seconds)\n"), 2;
-			break;
-		case 'n':
-			if (parse_int(optarg, 0, 86400, &cfg.git_fetch_interval))
-				return fprintf(stderr, "perflabd: bad"
-					       " --git-fetch-interval (seconds)\n"), 2;
-			break;
-		case 't':
-			if (parse_int(optarg, 1, 86400, &cfg.git_fetch_timeout))
-				return fprintf(stderr, "perflabd: bad"
-					       " --git-fetch-timeout (seconds)\n"), 2;
-			break;
-		case 'D':
-			if (parse_int(optarg, 1, 3600, &cfg.delivery_timeout))
-				return fprintf(stderr, "perflabd: bad"
-					       " --delivery-timeout (seconds)\n"), 2;
-			break;
-		case 'r': {
-			int days;
-
-			if (parse_int(optarg, 0, 36500, &days))
-				return fprintf(stderr, "perflabd: bad --retention-days"
-					       " (days, 0 = keep every detail)\n"), 2;
-			cfg.retention_s = (int64_t)days * 86400;
-			break;
-		}
-		case 'R':
-			if (optarg[0] != '/' || !watches_inbox_dir_ok(optarg))
-				return fprintf(stderr, "perflabd: --reply-inbox: %s is not"
-					       " a public-inbox directory (absolute;"
-					       " public-inbox-init -V2 it first)\n",
-					       optarg), 2;
-			cfg.reply_inbox = optarg;
-			break;
-		case 'Q':
-			if (parse_int(optarg, 0, 1000000, &cfg.max_queued_runs))
-				return fprintf(stderr, "perflabd: bad --max-queued-runs"
-					       " (0 = no quota)\n"), 2;
-			break;
-		case 'X':
-			if (clientaddr_add_proxies(&cfg.proxies, optarg))
-				return fprintf(stderr, "perflabd: bad --trusted-proxy"
-					       " '%s' (IPv4/IPv6 addresses, at most"
-					       " %d)\n", optarg,
-					       CLIENTADDR_MAX_PROXIES), 2;
-			break;
-		case 'L':
-			if (parse_int(optarg, 1, 86400, &cfg.lease_seconds))
-				return fprintf(stderr, "perflabd: bad --lease-seconds\n"), 2;
-			break;
-		case 'A':
-			if (parse_int(optarg, 1, 100, &cfg.max_attempts))
-				return fprintf(stderr, "perflabd: bad --max-attempts\n"), 2;
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind < argc)
-		return subcommand(argc - optind, argv + optind, cfg.db_path,
-				  serving_opt);
+	server_opts_table(&t, &cfg, seen);
+	if (server_opts_count() > sizeof(seen) ||
+	    opttab_defaults(&t, err, sizeof(err)))
+		return fprintf(stderr, "perflabd: option table: %s\n", err), 1;
+	/* OPTTAB_STOP: the first word names a subcommand. */
+	r = opttab_parse(&t, 1, argc, argv, OPTTAB_STOP | OPTTAB_PREFIX, &first,
+			 err, sizeof(err));
+	if (r == OPTTAB_HELP)
+		return usage(stdout), 0;
+	if (r)
+		return fprintf(stderr, "perflabd: %s (see --help)\n", err), 2;
+	if (first < argc)
+		return subcommand(argc - first, argv + first, cfg.db_path,
+				  serving_option(&t));
 	if (!cfg.smtp_user != !cfg.smtp_password) {
 		fprintf(stderr, "perflabd: --smtp-user and --smtp-password-file go together\n");
 		return 2;

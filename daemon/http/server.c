@@ -52,22 +52,12 @@ struct req_state {
 	char *scratch;
 };
 
+/* What no option sets; the options' defaults are server_opts.c's. */
 void server_config_defaults(struct server_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->listen = "127.0.0.1:8080";
-	cfg->db_path = "perflab.db";
-	cfg->lease_seconds = 60;
-	cfg->max_attempts = 3;
 	cfg->auth_ttl = 60;
 	cfg->conn_limit = 4000;
-	cfg->max_queued_runs = TRUST_DEFAULT_QUEUED_RUNS;
-	cfg->track_poll = 300;
-	cfg->git_fetchers = FETCHER_DEFAULT_THREADS;
-	cfg->git_wait = FETCHER_DEFAULT_WAIT_S;
-	cfg->git_fetch_interval = FETCHER_DEFAULT_INTERVAL_S;
-	cfg->git_fetch_timeout = GITMIRROR_FETCH_TIMEOUT_S;
-	cfg->delivery_timeout = ALERTS_DEFAULT_TIMEOUT_S;
 }
 
 /* A directory @name beside the database into @dir. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/default_base.h"
 #include "common/metric_defs.h"
 #include "daemon/analysis/ladder.h"
 #include "daemon/lab/calibration.h"
@@ -87,7 +88,7 @@ static void calibration_variants(struct calibration *in)
 }
 
 /* Queue the experiment of @c, pinned to @c->host_id when set, inside the
- * caller's transaction. Its id, or -1 (LAB_REJECTED: no base linux-6.1). */
+ * caller's transaction. Its id, or -1 (LAB_REJECTED: no default base). */
 static int64_t create(sqlite3 *db, struct calibration *c, int64_t key_id,
 		      struct lab_err *e)
 {
@@ -105,9 +106,10 @@ static int64_t create(sqlite3 *db, struct calibration *c, int64_t key_id,
 		.nvariants = c->nsteps,
 	};
 	spec.base_id = db_int(db, 0, "SELECT id FROM bases WHERE name ="
-			      " 'linux-6.1'", 0);
+			      " '" PERFLAB_DEFAULT_BASE "'", 0);
 	if (spec.base_id <= 0)
-		return lab_fail(e, LAB_REJECTED, "unknown base 'linux-6.1'");
+		return lab_fail(e, LAB_REJECTED,
+				"unknown base '" PERFLAB_DEFAULT_BASE "'");
 	exp = planner_create(db, &spec, e);
 	if (exp < 0)
 		return -1;

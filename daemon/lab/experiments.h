@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "common/default_base.h"
 #include "daemon/store/conn.h"
 #include "daemon/analysis/patch_parse.h"
 #include "daemon/lab/jobs.h"
@@ -24,7 +25,7 @@
 #define EXP_MAX_VARIANTS 16
 #define EXP_MAX_VARIANT_PATCHES 100
 #define EXP_MAX_SERIES 100	/* patches of one POST /patches */
-#define EXP_DEFAULT_BASE "linux-6.1"
+#define EXP_DEFAULT_BASE PERFLAB_DEFAULT_BASE
 
 /* One variant as the request names it (types and lengths checked). */
 struct variant_req {

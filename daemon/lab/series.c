@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/default_base.h"
 #include "common/metric_defs.h"
 #include "daemon/analysis/changepoint.h"
 #include "daemon/analysis/cp_track.h"
@@ -480,7 +481,7 @@ out:
 int64_t series_baseline_create(sqlite3 *db, const struct baseline_spec *b,
 			       struct lab_err *e)
 {
-	const char *base = b->base ? b->base : "linux-6.1";
+	const char *base = b->base ? b->base : PERFLAB_DEFAULT_BASE;
 	sqlite3 *w = db_write_lock(db);
 	sqlite3_stmt *st = NULL;
 	int64_t base_id, id = -1;

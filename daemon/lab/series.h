@@ -68,7 +68,7 @@ int64_t series_import(store_conn *db, const char *name, const char *metric,
 
 /* A tracked baseline: a tarball base re-run on a schedule. */
 struct baseline_spec {
-	const char *name, *base;	/* base NULL: linux-6.1 */
+	const char *name, *base;	/* NULL: PERFLAB_DEFAULT_BASE */
 	const char *label, *backend;	/* NULL: any */
 	const char *bench_json;		/* canonical bench parameters */
 	int runs;

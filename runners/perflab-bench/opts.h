@@ -47,4 +47,8 @@ int opts_parse(struct bench_opts *o, int argc, char **argv, char *err,
 	       size_t errlen);
 void opts_usage(FILE *f);
 
+struct opt_table;
+/* The option table over @o (tests/unit/opttab-tables checks it). */
+void opts_table(struct opt_table *t, struct bench_opts *o, unsigned char *seen);
+
 #endif

@@ -65,14 +65,15 @@ void backend_usage(FILE *f)
 		put_indented(f, backends[i]->usage, 15);
 	}
 	for (size_t i = 0; i < NBACKENDS; i++) {
-		const char *o = backends[i]->options;
+		const struct opt_table *o = backends[i]->opts;
 
-		if (!o || (i && backends[i - 1]->options == o))
+		if (!o || (i && backends[i - 1]->opts == o))
 			continue;
 		fprintf(f, "\nOptions of %s", backends[i]->name);
 		for (size_t k = i + 1; k < NBACKENDS &&
-		     backends[k]->options == o; k++)
+		     backends[k]->opts == o; k++)
 			fprintf(f, ", %s", backends[k]->name);
-		fprintf(f, ":\n%s", o);
+		fprintf(f, ":\n");
+		opttab_usage(o, f);
 	}
 }

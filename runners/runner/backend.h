@@ -4,7 +4,8 @@
  * (local, qemu, qemu-icount, kexec). Each backend is one table in its own
  * file (backend_*.c); backend.c lists them. The rest of the runner asks
  * the table and never compares backend names, so a new backend is one
- * new file (a table named backend_NAME) and its name in backend.c. The
+ * new file (a table named backend_NAME, with its options' table) and its
+ * name in backend.c. The
  * daemon takes the names runners register (contracts.md section 2): it
  * keeps no list of its own.
  */
@@ -14,6 +15,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "common/opttab.h"
 #include "runners/runner/exec.h"
 
 /* run(): the job goes on after a reboot (kexec); wait to be stopped. */
@@ -34,8 +36,11 @@ struct backend_host {
 struct backend_ops {
 	const char *name;	/* --backend NAME, registered with perflabd */
 	const char *usage;	/* --help: what it does (60-column lines) */
-	const char *options;	/* --help: its own options, NULL: none; two
-				 * tables may share one text (printed once) */
+	/* Its own options (common/opttab.h), NULL: none. The runner reads
+	 * every backend's table; the chosen one's store is
+	 * runner_cfg.backend_opts. Two backends may share one table
+	 * (printed once). */
+	const struct opt_table *opts;
 	unsigned needs_root : 1;	/* warn when started as another user */
 	unsigned needs_target : 1;	/* --target DEV (not for try) */
 

@@ -16,15 +16,18 @@
 _Static_assert(KEXEC_REBOOTING == BACKEND_REBOOTING,
 	       "kexec_start's reboot is the backend's");
 
+static struct kexec_opts kexec_store;
+
+/* --state: in the workdir unless given. */
 static int kexec_validate(struct runner_cfg *cfg, char *err, size_t len)
 {
+	struct kexec_opts *k = cfg->backend_opts;
+
 	(void)err;
 	(void)len;
-	if (!cfg->state_file)
-		cfg->state_file = rutil_strdupf("%s/kexec-state.json",
-						cfg->workdir);
-	if (!cfg->poll_queues)
-		cfg->poll_queues = 1;
+	if (!k->state_file)
+		k->state_file = rutil_strdupf("%s/kexec-state.json",
+					      cfg->workdir);
 	return 0;
 }
 
@@ -78,19 +81,36 @@ static int kexec_resume(const struct runner_cfg *cfg,
 			    kexec_on_variant(NULL));
 }
 
-static const char kexec_options[] =
-"  --state FILE        kexec state file (default: WORKDIR/kexec-state.json)\n"
-"  --poll-queues N     kexec: nvme.poll_queues on the variant cmdline (1)\n"
-"  --kexec-initrd FILE kexec: initrd for the variant kernel\n"
-"  --console-log FILE  kexec: the previous boot's console (pstore file, BMC\n"
-"                      capture); its tail goes with a \"boot\" failure\n";
+#define OFF(f) offsetof(struct kexec_opts, f)
+
+static const struct opt_def kexec_defs[] = {
+	{ .name = "state", .kind = OPT_STR, .off = OFF(state_file),
+	  .arg = "FILE", .dflt = "WORKDIR/kexec-state.json",
+	  .flags = OPT_DOC_DEFAULT, .help = "kexec state file" },
+	{ .name = "poll-queues", .kind = OPT_INT, .off = OFF(poll_queues),
+	  .arg = "N", .min = 1, .max = 100000, .dflt = "1",
+	  .hint = "not a positive number",
+	  .help = "nvme.poll_queues on the variant cmdline" },
+	{ .name = "kexec-initrd", .kind = OPT_STR, .off = OFF(initrd),
+	  .arg = "FILE", .help = "initrd for the variant kernel" },
+	{ .name = "console-log", .kind = OPT_STR, .off = OFF(console_log),
+	  .arg = "FILE",
+	  .help = "the previous boot's console (pstore file, BMC\n"
+		  "capture); its tail goes with a \"boot\" failure" },
+};
+
+static const struct opt_table kexec_table = {
+	.defs = kexec_defs,
+	.n = sizeof(kexec_defs) / sizeof(kexec_defs[0]),
+	.store = &kexec_store,
+};
 
 const struct backend_ops backend_kexec = {
 	.name = "kexec",
 	.usage = "dedicated host: kexec into the variant kernel, bench the\n"
 		 "NVMe --target, reboot to the default kernel (needs the\n"
 		 "systemd unit in dist/systemd/ and root)",
-	.options = kexec_options,
+	.opts = &kexec_table,
 	.needs_root = 1,
 	.needs_target = 1,
 	.validate = kexec_validate,

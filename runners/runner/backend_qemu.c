@@ -16,12 +16,21 @@
 #include "runners/runner/toggle.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define LOG_MAX (1u << 20)
+
+static struct qemu_opts qemu_store;
+
+static struct qemu_opts *qopts(const struct runner_cfg *cfg)
+{
+	return cfg->backend_opts;
+}
 
 struct qphase {
 	const struct exec_ctx *c;
@@ -141,6 +150,7 @@ static int qemu_run(const struct exec_ctx *c, const struct job *j,
 {
 	struct toggle_console tc = { .c = c, .j = j, .boot = o };
 	const struct runner_cfg *cfg = c->cfg;
+	const struct qemu_opts *q = qopts(cfg);
 	struct kbuild_result kr = { 0 };
 	struct benchargs ba;
 	struct qemu_outcome qo;
@@ -158,13 +168,13 @@ static int qemu_run(const struct exec_ctx *c, const struct job *j,
 	}
 	snprintf(prof, sizeof(prof), "%s/insn-%lld.prof", cfg->workdir, j->id);
 	/* The plugin counts a whole boot: a toggle boot's runs would mix. */
-	if (!j->nruns && icount && cfg->insn_plugin) {
-		if (access(cfg->insn_plugin, R_OK) ||
-		    !insnprof_path_ok(cfg->insn_plugin) ||
+	if (!j->nruns && icount && q->insn_plugin) {
+		if (access(q->insn_plugin, R_OK) ||
+		    !insnprof_path_ok(q->insn_plugin) ||
 		    !insnprof_path_ok(prof)) {
 			outcome_fail(o, "internal", rutil_strdupf(
 				"insn plugin %s: %s (make builds it; paths "
-				"must not contain ',')", cfg->insn_plugin,
+				"must not contain ',')", q->insn_plugin,
 				strerror(errno)));
 			goto out_args;
 		}
@@ -173,7 +183,7 @@ static int qemu_run(const struct exec_ctx *c, const struct job *j,
 		 * interrupts and ring reads would be counted in it.
 		 */
 		benchargs_drop(&ba, "-P");
-		s.plugin = cfg->insn_plugin;
+		s.plugin = q->insn_plugin;
 		s.plugin_out = prof;
 		s.plugin_cache = json_is_true(json_object_get(j->bench,
 							      "cache"));
@@ -187,7 +197,7 @@ static int qemu_run(const struct exec_ctx *c, const struct job *j,
 	snprintf(console, sizeof(console), "%s/console-%lld.log", cfg->workdir,
 		 j->id);
 	snprintf(img, sizeof(img), "%s/nvme.img", cfg->workdir);
-	s.qemu = cfg->qemu;
+	s.qemu = q->qemu;
 	s.kernel = kr.image;
 	s.initrd = initrd;
 	s.target = !strcmp(j->target, "nvme") ? "nvme" : "nullb";
@@ -198,14 +208,14 @@ static int qemu_run(const struct exec_ctx *c, const struct job *j,
 	s.icount = icount;
 	snprintf(kvm_broken, sizeof(kvm_broken), "%s/kvm-broken",
 		 cfg->workdir);
-	s.kvm = cfg->kvm && access(kvm_broken, F_OK);
-	s.smp = cfg->smp;
-	s.mem_mb = cfg->mem_mb;
+	s.kvm = q->kvm && access(kvm_broken, F_OK);
+	s.smp = q->smp;
+	s.mem_mb = q->mem_mb;
 	/* TCG is slow: allow 30 s of wall time per guest second. */
-	timeout = cfg->boot_timeout + 30 * (ba.runtime + 5);
+	timeout = q->boot_timeout + 30 * (ba.runtime + 5);
 	if (j->nruns) {
 		/* One boot, every run of it; each is uploaded as it ends. */
-		timeout = cfg->boot_timeout + 30 * (ba.runtime + 5) * j->nruns;
+		timeout = q->boot_timeout + 30 * (ba.runtime + 5) * j->nruns;
 		s.on_console = toggle_on_console;
 		s.console_arg = &tc;
 	}
@@ -305,7 +315,7 @@ static int qemu_after_run(const struct runner_cfg *cfg,
 /* KVM: usable at start and not found broken by a boot since. */
 static void qemu_facts(const struct runner_cfg *cfg, json_t *f)
 {
-	json_object_set_new(f, "kvm", json_boolean(cfg->kvm &&
+	json_object_set_new(f, "kvm", json_boolean(qopts(cfg)->kvm &&
 			    !marked(cfg, "kvm-broken")));
 }
 
@@ -319,40 +329,88 @@ static void icount_facts(const struct runner_cfg *cfg, json_t *f)
 /* KVM when /dev/kvm can create a VM, unless --no-kvm. */
 static int qemu_validate(struct runner_cfg *cfg, char *err, size_t len)
 {
+	struct qemu_opts *q = qopts(cfg);
+
 	(void)err;
 	(void)len;
-	cfg->kvm = cfg->kvm < 0 ? 0 : qemu_kvm_usable();
+	q->kvm = q->no_kvm ? 0 : qemu_kvm_usable();
 	return 0;
+}
+
+/* --insn-plugin: perflab-insn.so next to this binary unless given. */
+static void insn_plugin_default(struct qemu_opts *q)
+{
+	char exe[PATH_MAX], *abs;
+	ssize_t n;
+
+	if (q->insn_plugin && !strcmp(q->insn_plugin, "none")) {
+		q->insn_plugin = NULL;
+		return;
+	}
+	if (!q->insn_plugin) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = 0;
+		q->insn_plugin = rutil_strdupf("%s/perflab-insn.so",
+					       dirname(exe));
+	}
+	/* The guest's QEMU runs elsewhere: an absolute path. */
+	abs = realpath(q->insn_plugin, NULL);
+	if (abs)
+		q->insn_plugin = abs;
 }
 
 /* TCG only; a missing plugin fails each job, so say it at once. */
 static int icount_validate(struct runner_cfg *cfg, char *err, size_t len)
 {
+	struct qemu_opts *q = qopts(cfg);
+
 	(void)err;
 	(void)len;
-	cfg->kvm = 0;
-	if (cfg->insn_plugin && access(cfg->insn_plugin, R_OK))
+	q->kvm = 0;
+	insn_plugin_default(q);
+	if (q->insn_plugin && access(q->insn_plugin, R_OK))
 		fprintf(stderr, "perflab-runner: warning: --insn-plugin %s: "
 			"%s (make builds it; \"none\": sampled profiles)\n",
-			cfg->insn_plugin, strerror(errno));
+			q->insn_plugin, strerror(errno));
 	return 0;
 }
 
-static const char qemu_options[] =
-"  --bench-static FILE static perflab-bench for the initramfs\n"
-"  --busybox FILE      static busybox (default: /bin/busybox)\n"
-"  --qemu FILE         qemu binary (default: qemu-system-x86_64)\n"
-"  --insn-plugin FILE  qemu-icount: the perflab-insn TCG plugin for exact\n"
-"                      instruction profiles (default: perflab-insn.so next\n"
-"                      to this binary; \"none\": off, sampled -P instead)\n"
-"  --boot-timeout S    watchdog for a guest to start the bench (120)\n"
-"  --smp N, --mem MB   qemu guest size (1, 512); icount forces -smp 1\n"
-"  --no-kvm            never use KVM\n";
+#define OFF(f) offsetof(struct qemu_opts, f)
+
+static const struct opt_def qemu_defs[] = {
+	{ .name = "qemu", .kind = OPT_STR, .off = OFF(qemu), .arg = "FILE",
+	  .dflt = "qemu-system-x86_64", .flags = OPT_DOC_DEFAULT,
+	  .help = "qemu binary" },
+	{ .name = "insn-plugin", .kind = OPT_STR, .off = OFF(insn_plugin),
+	  .arg = "FILE",
+	  .help = "qemu-icount: the perflab-insn TCG plugin for exact\n"
+		  "instruction profiles (default: perflab-insn.so next\n"
+		  "to this binary; \"none\": off, sampled -P instead)" },
+	{ .name = "boot-timeout", .kind = OPT_INT, .off = OFF(boot_timeout),
+	  .arg = "S", .min = 1, .max = 100000, .dflt = "120",
+	  .hint = "not a positive number",
+	  .help = "watchdog for a guest to start the bench" },
+	{ .name = "smp", .kind = OPT_INT, .off = OFF(smp), .arg = "N",
+	  .min = 1, .max = 100000, .dflt = "1", .flags = OPT_DOC_DEFAULT,
+	  .hint = "not a positive number",
+	  .help = "qemu guest CPUs; icount forces -smp 1" },
+	{ .name = "mem", .kind = OPT_INT, .off = OFF(mem_mb), .arg = "MB",
+	  .min = 1, .max = 100000, .dflt = "512", .flags = OPT_DOC_DEFAULT,
+	  .hint = "not a positive number", .help = "qemu guest memory" },
+	{ .name = "no-kvm", .kind = OPT_FLAG, .off = OFF(no_kvm),
+	  .help = "never use KVM" },
+};
+
+static const struct opt_table qemu_table = {
+	.defs = qemu_defs,
+	.n = sizeof(qemu_defs) / sizeof(qemu_defs[0]),
+	.store = &qemu_store,
+};
 
 const struct backend_ops backend_qemu = {
 	.name = "qemu",
 	.usage = "boot each variant kernel in QEMU (KVM when /dev/kvm works)",
-	.options = qemu_options,
+	.opts = &qemu_table,
 	.validate = qemu_validate,
 	.run = run_qemu,
 	.facts = qemu_facts,
@@ -365,7 +423,7 @@ const struct backend_ops backend_qemu_icount = {
 	.usage = "QEMU TCG with -icount shift=0,sleep=off -smp 1: guest time\n"
 		 "counts instructions, so IOPS and ns/IO measure CPU cost per\n"
 		 "IO (not cache, memory or device timing); ~0.1 % repeatable",
-	.options = qemu_options,
+	.opts = &qemu_table,
 	.validate = icount_validate,
 	.run = run_icount,
 	.facts = icount_facts,

@@ -25,21 +25,12 @@ struct runner_cfg {
 	const char *bench;	/* perflab-bench (local, kexec) */
 	const char *bench_static; /* static perflab-bench (initramfs) */
 	const char *busybox;
-	const char *qemu;
-	const char *insn_plugin; /* qemu-icount: perflab-insn.so, NULL: off */
 	const char *target;	/* local/kexec: device or file */
 	int jobs;		/* make -j */
-	int boot_timeout;	/* seconds before the bench must start */
-	int kvm;
-	int smp;
-	int mem_mb;
 	uid_t build_uid;	/* (uid_t)-1: build as the runner's user */
 	gid_t build_gid;
-	/* kexec */
-	const char *state_file;
-	int poll_queues;
-	const char *kexec_initrd;
-	const char *console_log; /* previous boot's console, for "boot" fails */
+	/* The backend's own options: the store of its table (backend.h). */
+	void *backend_opts;
 	/* Build once: the shared compiler caches (NULL: ccache file storage
 	 * only), and whether this host uploads what it builds. */
 	const struct kbuild_ccache *cc;

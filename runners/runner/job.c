@@ -2,6 +2,7 @@
 /*
  * job: claimed job parsing.
  */
+#include "common/default_base.h"
 #include "common/git_names.h"
 #include "common/kimage.h"
 #include "runners/runner/job.h"
@@ -111,7 +112,7 @@ static int parse_base(struct job *j, const json_t *base, char *err,
 	const char *kind = str_or(base, "kind", "tarball");
 	char why[128];
 
-	j->base_name = str_or(base, "name", "linux-6.1");
+	j->base_name = str_or(base, "name", PERFLAB_DEFAULT_BASE);
 	if (!strcmp(kind, "tarball"))
 		return 0;
 	if (strcmp(kind, "git")) {

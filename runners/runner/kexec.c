@@ -380,10 +380,10 @@ int kexec_start(const struct exec_ctx *c, const struct kexec_env *env,
 		return -1;
 	host = root_file(env, "/proc/cmdline", NULL);
 	kexec_token(j->id, j->lease, s.token, sizeof(s.token));
-	cmdline = kexec_cmdline(host ? host : "", cfg->poll_queues, s.token,
-				j->cmdline);
+	cmdline = kexec_cmdline(host ? host : "", kexec_opts(cfg)->poll_queues,
+				s.token, j->cmdline);
 	argv = cmdline ? kexec_load_argv(kr.image, cmdline,
-					 cfg->kexec_initrd) : NULL;
+					 kexec_opts(cfg)->initrd) : NULL;
 	if (!argv) {
 		outcome_fail(o, "internal", strdup("out of memory"));
 		goto out;
@@ -395,13 +395,13 @@ int kexec_start(const struct exec_ctx *c, const struct kexec_env *env,
 	s.build = o->build;
 	s.build_s = o->build_s;
 	s.started = time(NULL);
-	if (kexec_state_save(cfg->state_file, &s)) {
+	if (kexec_state_save(kexec_opts(cfg)->state_file, &s)) {
 		outcome_fail(o, "internal", rutil_strdupf("saving %s: %s",
-			     cfg->state_file, strerror(errno)));
+			     kexec_opts(cfg)->state_file, strerror(errno)));
 		goto out;
 	}
 	if (run_env(env, argv, &out)) {
-		unlink(cfg->state_file);
+		unlink(kexec_opts(cfg)->state_file);
 		outcome_fail(o, "boot", rutil_strdupf("kexec -l failed:\n%s",
 						      out));
 		goto out;
@@ -411,7 +411,7 @@ int kexec_start(const struct exec_ctx *c, const struct kexec_env *env,
 	free(out);
 	if (run_env(env, systemctl, &out)) {
 		run_env(env, unload, NULL);
-		unlink(cfg->state_file);
+		unlink(kexec_opts(cfg)->state_file);
 		outcome_fail(o, "boot", rutil_strdupf("systemctl kexec "
 			     "failed:\n%s", out));
 		goto out;
@@ -435,13 +435,13 @@ int kexec_resume_prepare(const struct runner_cfg *cfg,
 	int ret;
 
 	env = env_or_default(env);
-	ret = kexec_state_load(cfg->state_file, &s, err, sizeof(err));
+	ret = kexec_state_load(kexec_opts(cfg)->state_file, &s, err, sizeof(err));
 	if (ret == 1)
 		return KEXEC_NOTHING;
 	if (ret < 0) {
 		fprintf(stderr, "perflab-runner: %s; moved aside\n", err);
-		snprintf(bad, sizeof(bad), "%s.corrupt", cfg->state_file);
-		rename(cfg->state_file, bad);
+		snprintf(bad, sizeof(bad), "%s.corrupt", kexec_opts(cfg)->state_file);
+		rename(kexec_opts(cfg)->state_file, bad);
 		return KEXEC_NOTHING;
 	}
 	if (strcmp(s.stage, "booting") && strcmp(s.stage, "running")) {
@@ -449,13 +449,13 @@ int kexec_resume_prepare(const struct runner_cfg *cfg,
 		if (!kexec_verify(env, &s, why, len))
 			fprintf(stderr, "perflab-runner: still on the variant "
 				"kernel after the return reboot\n");
-		unlink(cfg->state_file);
+		unlink(kexec_opts(cfg)->state_file);
 		kexec_state_free(&s);
 		return KEXEC_NOTHING;
 	}
 	if (job_from_json(s.job, j, err, sizeof(err))) {
 		fprintf(stderr, "perflab-runner: kexec state job: %s\n", err);
-		unlink(cfg->state_file);
+		unlink(kexec_opts(cfg)->state_file);
 		kexec_state_free(&s);
 		return KEXEC_NOTHING;
 	}
@@ -481,15 +481,15 @@ int kexec_resume_run(const struct exec_ctx *c, const struct job *j,
 	struct kexec_state s;
 	char err[512];
 
-	if (kexec_state_load(c->cfg->state_file, &s, err, sizeof(err))) {
+	if (kexec_state_load(kexec_opts(c->cfg)->state_file, &s, err, sizeof(err))) {
 		outcome_fail(o, "internal", strdup(err));
 		return -1;
 	}
 	snprintf(s.stage, sizeof(s.stage), "running");
-	if (kexec_state_save(c->cfg->state_file, &s)) {
+	if (kexec_state_save(kexec_opts(c->cfg)->state_file, &s)) {
 		kexec_state_free(&s);
 		outcome_fail(o, "internal", rutil_strdupf("saving %s: %s",
-			     c->cfg->state_file, strerror(errno)));
+			     kexec_opts(c->cfg)->state_file, strerror(errno)));
 		return -1;
 	}
 	o->build = s.build ? json_incref(s.build) : NULL;
@@ -511,18 +511,18 @@ int kexec_finish(const struct runner_cfg *cfg, const struct kexec_env *env,
 
 	env = env_or_default(env);
 	if (!reboot) {
-		unlink(cfg->state_file);
+		unlink(kexec_opts(cfg)->state_file);
 		return 0;
 	}
-	if (kexec_state_load(cfg->state_file, &s, err, sizeof(err))) {
-		unlink(cfg->state_file);
+	if (kexec_state_load(kexec_opts(cfg)->state_file, &s, err, sizeof(err))) {
+		unlink(kexec_opts(cfg)->state_file);
 		return -1;
 	}
 	snprintf(s.stage, sizeof(s.stage), "returning");
-	ret = kexec_state_save(cfg->state_file, &s);
+	ret = kexec_state_save(kexec_opts(cfg)->state_file, &s);
 	kexec_state_free(&s);
 	if (ret || run_env(env, argv, NULL)) {
-		unlink(cfg->state_file);
+		unlink(kexec_opts(cfg)->state_file);
 		return -1;
 	}
 	return KEXEC_REBOOTING;
@@ -530,8 +530,8 @@ int kexec_finish(const struct runner_cfg *cfg, const struct kexec_env *env,
 
 char *kexec_failure_log(const struct runner_cfg *cfg, const char *why)
 {
-	char *tail = cfg->console_log ?
-		     rutil_read_tail(cfg->console_log, 16384) : NULL;
+	char *tail = kexec_opts(cfg)->console_log ?
+		     rutil_read_tail(kexec_opts(cfg)->console_log, 16384) : NULL;
 	char *log;
 
 	if (!tail || !*tail) {
@@ -542,7 +542,7 @@ char *kexec_failure_log(const struct runner_cfg *cfg, const char *why)
 	for (char *r = tail; (r = strchr(r, '\r'));)
 		memmove(r, r + 1, strlen(r));
 	log = rutil_strdupf("%s\n--- console of the previous boot (%s, "
-			    "tail) ---\n%s", why, cfg->console_log, tail);
+			    "tail) ---\n%s", why, kexec_opts(cfg)->console_log, tail);
 	free(tail);
 	return log;
 }
@@ -553,5 +553,5 @@ void kexec_abandon(const struct runner_cfg *cfg, const struct kexec_env *env)
 
 	env = env_or_default(env);
 	run_env(env, argv, NULL);
-	unlink(cfg->state_file);
+	unlink(kexec_opts(cfg)->state_file);
 }

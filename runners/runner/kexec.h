@@ -24,6 +24,20 @@
 
 #define KEXEC_REBOOTING 1
 
+/* The kexec backend's options (backend_kexec.c's table), found at
+ * runner_cfg.backend_opts. */
+struct kexec_opts {
+	const char *state_file;
+	int poll_queues;
+	const char *initrd;
+	const char *console_log; /* previous boot's console, for "boot" fails */
+};
+
+static inline const struct kexec_opts *kexec_opts(const struct runner_cfg *cfg)
+{
+	return cfg->backend_opts;
+}
+
 struct kexec_env {
 	const char *sysroot;	/* "" or a test root with proc/ and sys/ */
 	/* Run argv; 0 when it exited 0; *out gets its output (heap). */
@@ -104,7 +118,7 @@ int kexec_resume_run(const struct exec_ctx *c, const struct job *j,
 int kexec_finish(const struct runner_cfg *cfg, const struct kexec_env *env,
 		 int reboot);
 /* The failure log of a job that did not come back: why, then the tail of
- * cfg->console_log (the previous boot's console: pstore, a BMC capture),
+ * --console-log (the previous boot's console: pstore, a BMC capture),
  * when there is one. Heap string. */
 char *kexec_failure_log(const struct runner_cfg *cfg, const char *why);
 /* Unload a loaded kernel and forget the state. */

@@ -4,19 +4,22 @@
  * variant kernel, boots it (qemu, qemu-icount, kexec) or runs on the
  * current kernel (local), runs perflab-bench and uploads the result.
  * `perflab-runner try ...` runs the same pipeline without a server.
+ * The options are tables: the runner's in runner_opts.c, each backend's
+ * in its backend_*.c.
  */
+#include "common/default_base.h"
 #include "runners/runner/backend.h"
 #include "runners/runner/buildonce.h"
 #include "runners/runner/facts.h"
 #include "runners/runner/hb.h"
 #include "runners/runner/lava_guest.h"
 #include "runners/runner/proto.h"
+#include "runners/runner/runner_opts.h"
 #include "runners/runner/rutil.h"
 #include "runners/runner/toggle.h"
 #include "http_client.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <pwd.h>
@@ -34,251 +37,22 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
-struct opts {
-	struct runner_cfg cfg;
-	const struct backend_ops *be;
-	struct proto proto;
-	const char *labels[16];
-	int nlabels;
-	int once;
-	int claim_wait;
-	/* try mode */
-	int try_mode;
-	const char *try_patches[16];
-	int try_npatches;
-	const char *try_cmdline;
-	const char *try_setup;
-	const char *try_bench;
-	const char *try_config;
-	const char *try_git;	/* git base url, with try_commit */
-	const char *try_commit;
-	const char *try_base;
-	int try_runs;
-	int try_build_only;
-	const char *try_domain;
-	struct kbuild_ccache cc;
-	int guest_mode;		/* lava-guest: write the LAVA guest */
-	char top[PATH_MAX];
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: perflab-runner --server URL --key KEY --backend BACKEND --name NAME\n"
-"         [--label L]... [--target DEV] [--workdir DIR] [options] [--once]\n"
-"       perflab-runner try --backend BACKEND [--patch FILE]... [--cmdline S]\n"
-"         [--bench-params JSON] [--runs N] [options]\n"
-"       perflab-runner lava-guest --workdir DIR [--bench-static F] [--busybox F]\n"
-"\n");
-	backend_usage(f);
-	fprintf(f,
-"\n"
-"Options:\n"
-"  --server URL        perflabd base URL\n"
-"  --key KEY           runner key (or env PERFLAB_RUNNER_KEY, --key-file F)\n"
-"  --name NAME         host name (default: hostname)\n"
-"  --label L           host label, repeatable (default: the backend)\n"
-"  --target DEV        local/kexec: device or file to bench\n"
-"  --workdir DIR       scratch and state (default: /var/lib/perflab-runner)\n"
-"  --kcache DIR        kernel build cache (default: WORKDIR/kcache)\n"
-"  --tree DIR          pristine base tree (default: build/linux-source-6.1)\n"
-"  --configs DIR       config fragments (default: kernel-patches/configs)\n"
-"  --bench FILE        perflab-bench for local/kexec (build/perflab-bench)\n"
-"  --jobs N            make -j (default: online CPUs)\n"
-"  --kconfig-base FILE start from this full config instead of tinyconfig\n"
-"                      (kexec hosts: /boot/config-$(uname -r)); the job's\n"
-"                      fragment is applied on top and verified\n"
-"  --build-user USER   when root: apply patches and build as USER in the\n"
-"                      bubblewrap sandbox (default: nobody; never root)\n"
-"  --claim-wait S      long-poll seconds (25)\n"
-"  --role ROLE         builder (builds images for others, runs no job),\n"
-"                      test (never builds: downloads), any (default),\n"
-"                      none (no image store: builds all it runs, alone)\n"
-"  --ccache-redis SOCK the lab's shared ccache: Redis's Unix socket; base\n"
-"                      builds write it, patched builds only read it\n"
-"  --ccache-redis-auth FILE  \"rw USER PASS\" and \"ro USER PASS\" lines\n"
-"  --ccache-redis-timeout MS  connect/operation timeout (500)\n"
-"  --once              handle one job then exit\n"
-"try mode: --patch FILE (repeatable, in order), --cmdline S (variant kernel\n"
-"  command line), --setup CMD (local), --bench-params JSON (as a job's\n"
-"  bench), --runs N,\n"
-"  --config NAME, --git URL --commit SHA (a git base instead of --tree;\n"
-"  --base NAME names it, default linux-git); prints each run's summary and writes\n"
-"  WORKDIR/try-N.json. --trust-domain D: build patches as trust domain D\n"
-"  (the daemon's trust_domain; default local). --build-only: build (or find in the cache) the\n"
-"  image and print \"KEY RELEASE IMAGE\" (prebuilt images for a kexec host).\n"
-"lava-guest: write the guest of a LAVA-bound label into --workdir:\n"
-"  initramfs.cpio (busybox, the static bench, a shell for LAVA's test shell)\n"
-"  and perflab-bench.nm (its symbols, for exact profiles); perflabd serves\n"
-"  them to LAVA (docs/operating.md, \"perflab with an existing LAVA lab\").\n");
-}
-
-enum { O_SERVER = 256, O_KEY, O_KEYFILE, O_BACKEND, O_NAME, O_LABEL,
-       O_TARGET, O_WORKDIR, O_KCACHE, O_TREE, O_CONFIGS, O_BENCH,
-       O_BSTATIC, O_BUSYBOX, O_QEMU, O_IPLUGIN, O_JOBS, O_BOOTTO, O_SMP, O_MEM,
-       O_NOKVM, O_KBASE, O_BUSER, O_STATE, O_POLLQ, O_KINITRD, O_CONSLOG,
-       O_BUILDONLY, O_WAIT, O_ONCE,
-       O_PATCH, O_CMDLINE, O_TSETUP, O_TBENCH, O_RUNS, O_CONFIG, O_GIT,
-       O_COMMIT, O_BASE, O_ROLE, O_REDIS, O_REDIS_AUTH, O_REDIS_TO,
-       O_TDOMAIN, O_HELP };
-
-static const struct option longopts[] = {
-	{ "server", 1, 0, O_SERVER }, { "key", 1, 0, O_KEY },
-	{ "key-file", 1, 0, O_KEYFILE }, { "backend", 1, 0, O_BACKEND },
-	{ "name", 1, 0, O_NAME }, { "label", 1, 0, O_LABEL },
-	{ "target", 1, 0, O_TARGET }, { "workdir", 1, 0, O_WORKDIR },
-	{ "kcache", 1, 0, O_KCACHE }, { "tree", 1, 0, O_TREE },
-	{ "configs", 1, 0, O_CONFIGS }, { "bench", 1, 0, O_BENCH },
-	{ "bench-static", 1, 0, O_BSTATIC }, { "busybox", 1, 0, O_BUSYBOX },
-	{ "qemu", 1, 0, O_QEMU }, { "jobs", 1, 0, O_JOBS },
-	{ "insn-plugin", 1, 0, O_IPLUGIN },
-	{ "boot-timeout", 1, 0, O_BOOTTO }, { "smp", 1, 0, O_SMP },
-	{ "mem", 1, 0, O_MEM }, { "no-kvm", 0, 0, O_NOKVM },
-	{ "kconfig-base", 1, 0, O_KBASE }, { "build-user", 1, 0, O_BUSER }, { "state", 1, 0, O_STATE },
-	{ "poll-queues", 1, 0, O_POLLQ }, { "kexec-initrd", 1, 0, O_KINITRD },
-	{ "console-log", 1, 0, O_CONSLOG }, { "build-only", 0, 0, O_BUILDONLY },
-	{ "claim-wait", 1, 0, O_WAIT }, { "once", 0, 0, O_ONCE },
-	{ "patch", 1, 0, O_PATCH }, { "cmdline", 1, 0, O_CMDLINE },
-	{ "runs", 1, 0, O_RUNS }, { "config", 1, 0, O_CONFIG },
-	{ "git", 1, 0, O_GIT }, { "commit", 1, 0, O_COMMIT },
-	{ "base", 1, 0, O_BASE }, { "role", 1, 0, O_ROLE },
-	{ "ccache-redis", 1, 0, O_REDIS }, { "ccache-redis-auth", 1, 0, O_REDIS_AUTH },
-	{ "ccache-redis-timeout", 1, 0, O_REDIS_TO },
-	{ "trust-domain", 1, 0, O_TDOMAIN },
-	{ "bench-params", 1, 0, O_TBENCH }, { "setup", 1, 0, O_TSETUP },
-	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
-};
-
-static char *from_top(const struct opts *o, const char *rel)
+static char *from_top(const struct runner_opts *o, const char *rel)
 {
 	return rutil_strdupf("%s/%s", o->top, rel);
 }
 
-static int positive(const char *s, const char *what)
+static void parse_args(int argc, char **argv, struct runner_opts *o)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
+	char err[1024];
+	int r = runner_opts_parse(o, argc, argv, err, sizeof(err));
 
-	if (*end || v <= 0 || v > 100000) {
-		fprintf(stderr, "perflab-runner: %s: '%s' is not a positive "
-			"number\n", what, s);
-		exit(2);
+	if (r == OPTTAB_HELP) {
+		runner_opts_usage(stdout);
+		exit(0);
 	}
-	return (int)v;
-}
-
-static char *read_key_file(const char *path)
-{
-	char *k = rutil_read_file(path, NULL);
-
-	if (!k) {
-		fprintf(stderr, "perflab-runner: --key-file %s: %s\n", path,
-			strerror(errno));
-		exit(2);
-	}
-	k[strcspn(k, "\r\n")] = 0;
-	return k;
-}
-
-static void fail_usage(const char *msg);
-
-static void redis_auth(struct opts *o, const char *file)
-{
-	char err[512];
-
-	if (buildonce_redis_auth(file, &o->cc, err, sizeof(err))) {
-		fprintf(stderr, "perflab-runner: --ccache-redis-auth %s\n", err);
-		exit(2);
-	}
-}
-
-static void parse_args(int argc, char **argv, struct opts *o)
-{
-	struct runner_cfg *c = &o->cfg;
-	struct passwd *pw;
-	int ch;
-
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case O_SERVER: o->proto.server = optarg; break;
-		case O_KEY: o->proto.key = optarg; break;
-		case O_KEYFILE: o->proto.key = read_key_file(optarg); break;
-		case O_BACKEND: c->backend = optarg; break;
-		case O_NAME: o->proto.name = optarg; break;
-		case O_LABEL:
-			if (o->nlabels < 16)
-				o->labels[o->nlabels++] = optarg;
-			break;
-		case O_TARGET: c->target = optarg; break;
-		case O_WORKDIR: c->workdir = optarg; break;
-		case O_KCACHE: c->kcache = optarg; break;
-		case O_TREE: c->tree = optarg; break;
-		case O_CONFIGS: c->configs = optarg; break;
-		case O_BENCH: c->bench = optarg; break;
-		case O_BSTATIC: c->bench_static = optarg; break;
-		case O_BUSYBOX: c->busybox = optarg; break;
-		case O_IPLUGIN: c->insn_plugin = optarg; break;
-		case O_QEMU: c->qemu = optarg; break;
-		case O_JOBS: c->jobs = positive(optarg, "--jobs"); break;
-		case O_BOOTTO: c->boot_timeout = positive(optarg, "--boot-timeout"); break;
-		case O_SMP: c->smp = positive(optarg, "--smp"); break;
-		case O_MEM: c->mem_mb = positive(optarg, "--mem"); break;
-		case O_NOKVM: c->kvm = -1; break;
-		case O_KBASE: c->base_config = optarg; break;
-		case O_BUSER:
-			pw = getpwnam(optarg);
-			if (!pw) {
-				fprintf(stderr, "perflab-runner: --build-user "
-					"%s: no such user\n", optarg);
-				exit(2);
-			}
-			c->build_uid = pw->pw_uid;
-			c->build_gid = pw->pw_gid;
-			break;
-		case O_STATE: c->state_file = optarg; break;
-		case O_POLLQ: c->poll_queues = positive(optarg, "--poll-queues"); break;
-		case O_KINITRD: c->kexec_initrd = optarg; break;
-		case O_CONSLOG: c->console_log = optarg; break;
-		case O_BUILDONLY: o->try_build_only = 1; break;
-		case O_WAIT: o->claim_wait = positive(optarg, "--claim-wait"); break;
-		case O_ONCE: o->once = 1; break;
-		case O_PATCH:
-			if (o->try_npatches < 16)
-				o->try_patches[o->try_npatches++] = optarg;
-			break;
-		case O_CMDLINE: o->try_cmdline = optarg; break;
-		case O_TSETUP: o->try_setup = optarg; break;
-		case O_TBENCH: o->try_bench = optarg; break;
-		case O_RUNS: o->try_runs = positive(optarg, "--runs"); break;
-		case O_CONFIG: o->try_config = optarg; break;
-		case O_GIT: o->try_git = optarg; break;
-		case O_COMMIT: o->try_commit = optarg; break;
-		case O_BASE: o->try_base = optarg; break;
-		case O_ROLE:
-			if (strcmp(optarg, "builder") && strcmp(optarg, "test") &&
-			    strcmp(optarg, "any") && strcmp(optarg, "none"))
-				fail_usage("--role is builder, test, any or none");
-			o->proto.role = optarg;
-			break;
-		case O_REDIS: o->cc.redis_socket = optarg; break;
-		case O_REDIS_AUTH: redis_auth(o, optarg); break;
-		case O_REDIS_TO: o->cc.timeout_ms = positive(optarg,
-						"--ccache-redis-timeout"); break;
-		case O_TDOMAIN: o->try_domain = optarg; break;
-		case O_HELP: case 'h': usage(stdout); exit(0);
-		default: usage(stderr); exit(2);
-		}
-	}
-	if (optind < argc && !strcmp(argv[optind], "try")) {
-		o->try_mode = 1;
-		optind++;
-	} else if (optind < argc && !strcmp(argv[optind], "lava-guest")) {
-		o->guest_mode = o->try_mode = 1;
-		optind++;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "perflab-runner: unexpected argument '%s'\n",
-			argv[optind]);
+	if (r) {
+		fprintf(stderr, "perflab-runner: %s (see --help)\n", err);
 		exit(2);
 	}
 }
@@ -298,7 +72,7 @@ static void fail_usage(const char *msg)
 }
 
 /* What the backend's table asks of the options. */
-static void check_backend(struct opts *o)
+static void check_backend(struct runner_opts *o)
 {
 	const struct backend_ops *be = o->be;
 	char err[512];
@@ -317,7 +91,7 @@ static void check_backend(struct opts *o)
 	}
 }
 
-static void set_defaults(struct opts *o)
+static void set_defaults(struct runner_opts *o)
 {
 	struct runner_cfg *c = &o->cfg;
 	static char host[256];
@@ -325,15 +99,6 @@ static void set_defaults(struct opts *o)
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 	exe[n > 0 ? n : 0] = 0;
-	if (!c->insn_plugin) {
-		char dir[PATH_MAX];
-
-		snprintf(dir, sizeof(dir), "%s", exe);
-		c->insn_plugin = rutil_strdupf("%s/perflab-insn.so",
-					       dirname(dir));
-	} else if (!strcmp(c->insn_plugin, "none")) {
-		c->insn_plugin = NULL;
-	}
 	/* build/perflab-runner -> repository top */
 	snprintf(o->top, sizeof(o->top), "%s", dirname(dirname(exe)));
 	if (!c->backend && o->guest_mode)
@@ -346,6 +111,7 @@ static void set_defaults(struct opts *o)
 			"(see --help)\n", backend_names());
 		exit(2);
 	}
+	c->backend_opts = o->be->opts ? o->be->opts->store : NULL;
 	if (!o->try_mode) {
 		if (!o->proto.server)
 			fail_usage("--server is required");
@@ -360,8 +126,6 @@ static void set_defaults(struct opts *o)
 	}
 	if (!o->nlabels)
 		o->labels[o->nlabels++] = c->backend;
-	if (!c->workdir)
-		c->workdir = "/var/lib/perflab-runner";
 	if (rutil_mkdirs(c->workdir, 0755)) {
 		fprintf(stderr, "perflab-runner: --workdir %s: %s\n",
 			c->workdir, strerror(errno));
@@ -377,16 +141,8 @@ static void set_defaults(struct opts *o)
 		c->bench = from_top(o, "build/perflab-bench");
 	if (!c->bench_static)
 		c->bench_static = from_top(o, "build/perflab-bench-static");
-	if (!c->busybox)
-		c->busybox = "/bin/busybox";
 	if (!c->jobs)
 		c->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (!c->boot_timeout)
-		c->boot_timeout = 120;
-	if (!o->claim_wait)
-		o->claim_wait = 25;
-	if (!o->try_runs)
-		o->try_runs = 1;
 	/* Children run in other directories: make every path absolute. */
 	if (rutil_mkdirs(c->kcache, 0755)) {
 		fprintf(stderr, "perflab-runner: --kcache %s: %s\n", c->kcache,
@@ -399,15 +155,11 @@ static void set_defaults(struct opts *o)
 	c->configs = absolute(c->configs);
 	c->bench = absolute(c->bench);
 	c->bench_static = absolute(c->bench_static);
-	if (c->insn_plugin)
-		c->insn_plugin = absolute(c->insn_plugin);
 	if (c->base_config)
 		c->base_config = absolute(c->base_config);
 	if (o->cc.redis_socket && !o->cc.rw_user)
 		fail_usage("--ccache-redis needs --ccache-redis-auth");
 	c->cc = &o->cc;
-	if (!o->proto.role)
-		o->proto.role = "any";
 	if (!strcmp(o->proto.role, "none"))
 		o->proto.role = NULL;
 	check_backend(o);
@@ -420,7 +172,7 @@ static void hb_phase_cb(void *arg, const char *phase, const char *msg)
 		fprintf(stderr, "perflab-runner: phase %s: %s\n", phase, msg);
 }
 
-static void wait_for_reboot(struct opts *o, struct hb *h)
+static void wait_for_reboot(struct runner_opts *o, struct hb *h)
 {
 	/* systemctl stops us with SIGTERM; the backend resumes the job. */
 	for (int i = 0; i < 600 && !stop_flag; i++)
@@ -441,7 +193,7 @@ static void wait_for_reboot(struct opts *o, struct hb *h)
  * run in the log. Every answer is logged: a failure report the daemon did
  * not take leaves the job to its lease, which the operator should know.
  */
-static void upload(struct opts *o, long long id, const char *lease,
+static void upload(struct runner_opts *o, long long id, const char *lease,
 		   const struct outcome *out, const char *what)
 {
 	const char *reason = out->reason, *log = out->log;
@@ -468,7 +220,7 @@ static void upload(struct opts *o, long long id, const char *lease,
 			"(%s) not acknowledged\n", id, reason);
 }
 
-static void report(struct opts *o, const struct job *j, struct hb *h,
+static void report(struct runner_opts *o, const struct job *j, struct hb *h,
 		   struct outcome *out)
 {
 	if (h->lost) {
@@ -482,7 +234,7 @@ static void report(struct opts *o, const struct job *j, struct hb *h,
 
 /* A toggle boot: each run is uploaded (or reported) as soon as it ends. */
 struct toggle_sink {
-	struct opts *o;
+	struct runner_opts *o;
 	const struct job *j;
 	struct hb *h;
 };
@@ -506,7 +258,7 @@ static void toggle_run_done(void *arg, int i, struct outcome *out)
  * not finish is reported with the reason, and the daemon puts the others
  * back in the queue for a new boot.
  */
-static void report_toggle(struct opts *o, const struct job *j, struct hb *h,
+static void report_toggle(struct runner_opts *o, const struct job *j, struct hb *h,
 			  struct outcome *out)
 {
 	const struct toggle_run *r;
@@ -523,9 +275,9 @@ static void report_toggle(struct opts *o, const struct job *j, struct hb *h,
 	upload(o, r->job_id, r->lease, out, what);
 }
 
-static int do_register(struct opts *o);
+static int do_register(struct runner_opts *o);
 
-static void handle_job(struct opts *o, const char *text)
+static void handle_job(struct runner_opts *o, const char *text)
 {
 	struct exec_ctx c = { .cfg = &o->cfg };
 	struct outcome out = { 0 };
@@ -590,7 +342,7 @@ static void handle_job(struct opts *o, const char *text)
 	job_free(&j);
 }
 
-static int do_register(struct opts *o)
+static int do_register(struct runner_opts *o)
 {
 	const struct backend_ops *be = o->be;
 	char err[512];
@@ -613,7 +365,7 @@ static int do_register(struct opts *o)
 
 /* A job the backend resumes after a restart (struct backend_host). */
 struct resumed {
-	struct opts *o;
+	struct runner_opts *o;
 	struct hb h;
 	struct toggle_sink ts;
 };
@@ -646,7 +398,7 @@ static void resume_end(void *arg, const struct job *j, struct outcome *out)
 	hb_stop(&r->h);
 }
 
-static void resume(struct opts *o)
+static void resume(struct runner_opts *o)
 {
 	struct resumed r = { .o = o };
 	struct backend_host host = { resume_begin, resume_end, &r };
@@ -655,7 +407,7 @@ static void resume(struct opts *o)
 		wait_for_reboot(o, NULL);
 }
 
-static int serve(struct opts *o)
+static int serve(struct runner_opts *o)
 {
 	char err[512], *text;
 	int delay = 1, ret;
@@ -695,7 +447,7 @@ static void try_phase(void *arg, const char *phase, const char *msg)
 	fprintf(stderr, "try: %s: %s\n", phase, msg);
 }
 
-static json_t *try_job(struct opts *o, int run)
+static json_t *try_job(struct runner_opts *o, int run)
 {
 	json_t *j = json_object(), *v = json_object(), *ps = json_array();
 	json_t *bench = json_object(), *user;
@@ -744,7 +496,7 @@ static json_t *try_job(struct opts *o, int run)
 			"commit", o->try_commit ? o->try_commit : ""));
 	else
 		json_object_set_new(j, "base", json_pack("{s:s}", "name",
-			o->try_base ? o->try_base : "linux-6.1"));
+			o->try_base ? o->try_base : PERFLAB_DEFAULT_BASE));
 	json_object_set_new(j, "config", json_string(o->try_config ?
 						     o->try_config : "qemu"));
 	json_object_set_new(j, "variant", v);
@@ -789,7 +541,7 @@ static int try_build(const struct exec_ctx *c, struct job *j)
 	return ret;
 }
 
-static int try_runs(struct opts *o)
+static int try_runs(struct runner_opts *o)
 {
 	struct exec_ctx c = { .cfg = &o->cfg, .abort = &stop_flag,
 			      .phase = try_phase };
@@ -835,7 +587,7 @@ static int try_runs(struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { 0 };
+	struct runner_opts o = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	o.cfg.build_uid = (uid_t)-1;

@@ -18,6 +18,19 @@
 
 #include "runners/runner/serial.h"
 
+/*
+ * The options of the qemu and qemu-icount backends (backend_qemu.c's
+ * table, one store), found at runner_cfg.backend_opts.
+ */
+struct qemu_opts {
+	const char *qemu;
+	const char *insn_plugin; /* qemu-icount: perflab-insn.so, NULL: off */
+	int boot_timeout;	/* seconds before the bench must start */
+	int smp, mem_mb;
+	int no_kvm;		/* --no-kvm */
+	int kvm;		/* validate(): use KVM */
+};
+
 struct qemu_spec {
 	const char *qemu;	/* binary; NULL: qemu-system-x86_64 */
 	const char *kernel;	/* bzImage */

@@ -16,24 +16,14 @@ python3 "$TOP/tests/stats/receivers.py" "$TMP/rx" &
 RX=$!
 for _ in $(seq 100); do [ -s "$TMP/rx/smtp.port" ] && break; sleep 0.05; done
 [ -s "$TMP/rx/smtp.port" ] || { kill $RX; fail "SMTP sink did not start"; }
-start_daemon --smtp-url "smtp://127.0.0.1:$(cat "$TMP/rx/smtp.port")" \
+git_lab 6 --smtp-url "smtp://127.0.0.1:$(cat "$TMP/rx/smtp.port")" \
 	--smtp-from perflab@lab.test --smtp-to list@lab.test
-ADM=$(make_key admin root)
-SUB=$(make_key submit alice)
-R1=$(make_key runner r1)
-REPO=$TMP/repo
-make_repo "$REPO" 6
-for i in $(seq 0 6); do C[$i]=$(commit_of "$REPO" $i); done
-for b in g g2; do
-	api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" --arg b $b '{name:$b, git:$u}')" >/dev/null
-	expect_status 201 "git base $b"
-done
+api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g2", git:$u}')" >/dev/null
+expect_status 201 "git base g2"
 jq -n --args '{default: 100000, values: ([$ARGS.positional[] | {(.): 90000}] | add),
 	broken: []}' "${C[4]}" "${C[5]}" "${C[6]}" >"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
-	>"$TMP/runner.log" 2>&1 &
-RUNNER=$!
-trap 'kill $RUNNER $RX 2>/dev/null; cleanup' EXIT
+EXTRA_PIDS=$RX
+fake_runner
 
 bis() { jq -n --arg g "${C[0]}" --arg b "${C[6]}" --arg base "$1" \
 	'{base:$base, good:$g, bad:$b, label:"mail", runs:5, bench:{runtime:6, warmup:1}}'; }
@@ -41,12 +31,8 @@ run_bisection() { # run_bisection KEY BASE: its id once done
 	local id s
 	id=$(api POST /api/v1/bisections "$1" "$(bis "$2")" | jq -r .id)
 	expect_status 201 "bisection on $2"
-	for _ in $(seq 360); do
-		s=$(api GET /api/v1/bisections/$id "$SUB" | jq -r .state)
-		[ "$s" != running ] && break
-		kill -0 $RUNNER 2>/dev/null || fail "the simulated runner died: $(tail "$TMP/runner.log")"
-		sleep 0.5
-	done
+	wait_bisection "$id"
+	s=$(api GET /api/v1/bisections/$id "$SUB" | jq -r .state)
 	check "$s" = done "bisection $id done"
 	check "$(api GET /api/v1/bisections/$id "$SUB" | jq -r .culprit.commit)" = "${C[4]}" "culprit c4"
 	echo "$id"

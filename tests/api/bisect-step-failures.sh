@@ -9,16 +9,7 @@
 # one reason the failure reason table marks "skip", like git bisect skip).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
-command -v python3 >/dev/null || skip "python3 is not installed"
-start_daemon --max-attempts 2
-ADM=$(make_key admin root)
-SUB=$(make_key submit alice)
-R1=$(make_key runner r1)
-REPO=$TMP/repo
-make_repo "$REPO" 10
-for i in $(seq 0 10); do C[$i]=$(commit_of "$REPO" $i); done
-api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/dev/null
-expect_status 201 "git base"
+git_lab 10 --max-attempts 2
 
 # The table says so: only build skips (docs/api.md, failure reasons).
 check "$(api GET /api/v1/failure-reasons "$SUB" | jq -r '[.reasons[] | select(.bisect == "skip") | .name] | join(" ")')" = build "only build skips"
@@ -32,21 +23,8 @@ spec() { # spec REASON: c5 fails with REASON ("build": in the broken list)
 	mv "$TMP/spec.json.new" "$TMP/spec.json"
 }
 spec boot
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
-	>"$TMP/runner.log" 2>&1 &
-RUNNER=$!
-trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT
+fake_runner
 
-wait_bisection() {
-	local s
-	for _ in $(seq 360); do
-		s=$(api GET /api/v1/bisections/$1 "$SUB" | jq -r .state)
-		[ "$s" != running ] && return 0
-		kill -0 $RUNNER 2>/dev/null || fail "the simulated runner died: $(tail "$TMP/runner.log")"
-		sleep 0.5
-	done
-	fail "bisection $1 still running: $(api GET /api/v1/bisections/$1 "$SUB" | jq -c .steps)"
-}
 
 bisect() { # bisect: start c0..c10, wait, the bisection's JSON on stdout
 	local body id

@@ -29,7 +29,7 @@ jq -n --args '{default: 100000, values: ([$ARGS.positional[0:3][] | {(.): 95000}
 	[$ARGS.positional[3:9][] | {(.): 90000}] + [{($ARGS.positional[9]): 94500}] | add)}' \
 	"${C[3]}" "${C[4]}" "${C[5]}" "${C[6]}" "${C[7]}" "${C[8]}" "${C[9]}" "${C[11]}" "${C[12]}" "${C[10]}" \
 	>"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
+python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$R1" sim lab --spec "$TMP/spec.json" \
 	>"$TMP/runner.log" 2>&1 &
 RUNNER=$!
 trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT

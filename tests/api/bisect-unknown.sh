@@ -9,34 +9,18 @@
 # no culprit, raising no alert.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
-command -v python3 >/dev/null || skip "python3 is not installed"
-start_daemon
-SUB=$(make_key submit alice)
-ADM=$(make_key admin root)
-R1=$(make_key runner r1)
-REPO=$TMP/repo
-make_repo "$REPO" 4
-for i in $(seq 0 4); do C[$i]=$(commit_of "$REPO" $i); done
-api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/dev/null
-expect_status 201 "git base"
+git_lab 4
 jq -n --arg c2 "${C[2]}" --arg c3 "${C[3]}" --arg c4 "${C[4]}" \
 	'{default: 100000, values: {($c3): 90000, ($c4): 90000},
 	  alternate: {($c2): [90000, 100000]}}' >"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
-	>"$TMP/runner.log" 2>&1 &
-RUNNER=$!
-trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT
+fake_runner
 
 body=$(api POST /api/v1/bisections "$SUB" "$(jq -n --arg g "${C[0]}" --arg b "${C[4]}" \
 	'{base:"g", good:$g, bad:$b, runs:5, bench:{runtime:6, warmup:1}}')")
 expect_status 201 "bisection"
 B=$(jq -r .id <<<"$body")
-for _ in $(seq 600); do
-	body=$(api GET /api/v1/bisections/$B "$SUB")
-	[ "$(jq -r .state <<<"$body")" != running ] && break
-	kill -0 $RUNNER 2>/dev/null || fail "the simulated runner died: $(tail "$TMP/runner.log")"
-	sleep 0.5
-done
+wait_bisection "$B" 600
+body=$(api GET /api/v1/bisections/$B "$SUB")
 echo "$body" | jq -c '.steps[] | [.commit[0:8], .state, .delta_pct, .ci_lo, .ci_hi, .verdict, .bad, .runs]'
 jq -r .failure_reason <<<"$body"
 check "$(jq -r .state <<<"$body")" = failed "bisection failed"

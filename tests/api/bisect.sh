@@ -13,16 +13,7 @@
 # JSON; an unknown bisection is 404.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gitlib.sh"
-command -v python3 >/dev/null || skip "python3 is not installed"
-start_daemon
-ADM=$(make_key admin root)
-SUB=$(make_key submit alice)
-R1=$(make_key runner r1)
-REPO=$TMP/repo
-make_repo "$REPO" 10
-for i in $(seq 0 10); do C[$i]=$(commit_of "$REPO" $i); done
-api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/dev/null
-expect_status 201 "git base"
+git_lab 10
 
 spec() { # spec BROKEN_INDEX...: the simulated runner's answers
 	local b=() i
@@ -33,22 +24,8 @@ spec() { # spec BROKEN_INDEX...: the simulated runner's answers
 	mv "$TMP/spec.json.new" "$TMP/spec.json"
 }
 spec 5
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
-	>"$TMP/runner.log" 2>&1 &
-RUNNER=$!
-trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT
+fake_runner
 
-# wait_bisection ID: until it is no longer running (3 minutes at most).
-wait_bisection() {
-	local s
-	for _ in $(seq 360); do
-		s=$(api GET /api/v1/bisections/$1 "$SUB" | jq -r .state)
-		[ "$s" != running ] && return 0
-		kill -0 $RUNNER 2>/dev/null || fail "the simulated runner died: $(tail "$TMP/runner.log")"
-		sleep 0.5
-	done
-	fail "bisection $1 still running: $(api GET /api/v1/bisections/$1 "$SUB" | jq -c .steps)"
-}
 
 bis() { jq -n --arg g "$1" --arg b "$2" --arg base "${3:-g}" \
 	'{base:$base, good:$g, bad:$b, label:"by hand", runs:5, bench:{runtime:6, warmup:1}}'; }

@@ -4,6 +4,13 @@
 #   make_repo DIR N      a repository with commits c1..cN on master (one
 #                        file each, author "Dev <dev@example.org>")
 #   commit_of DIR K      sha of commit cK (c0: the root "init")
+#   git_lab N [FLAGS]    perflabd (FLAGS), keys ADM SUB R1, $REPO with
+#                        c0..cN (shas in C[0..N]), git base "g" on it
+#   fake_runner [ARGS]   the fake runner (tests/lib/fake_runner.py) on
+#                        $TMP/spec.json, answering by commit; RUNNER its
+#                        pid, killed at exit with $EXTRA_PIDS
+#   wait_bisection ID [TRIES]  until bisection ID is no longer running
+#                        (TRIES half seconds, default 360)
 
 command -v git >/dev/null || skip "git is not installed"
 
@@ -45,4 +52,37 @@ commit_of() {
 	else
 		gitq -C "$1" log --format=%H --grep="^c$2:" master
 	fi
+}
+
+git_lab() {
+	local n=$1 i
+	shift
+	start_daemon "$@"
+	ADM=$(make_key admin root)
+	SUB=$(make_key submit alice)
+	R1=$(make_key runner r1)
+	REPO=$TMP/repo
+	make_repo "$REPO" "$n"
+	for i in $(seq 0 "$n"); do C[$i]=$(commit_of "$REPO" "$i"); done
+	api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/dev/null
+	expect_status 201 "git base"
+}
+
+fake_runner() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$R1" sim lab \
+		--spec "$TMP/spec.json" --seed 11 "$@" >"$TMP/runner.log" 2>&1 &
+	RUNNER=$!
+	trap 'kill $RUNNER ${EXTRA_PIDS:-} 2>/dev/null; cleanup' EXIT
+}
+
+wait_bisection() {
+	local s
+	for _ in $(seq "${2:-360}"); do
+		s=$(api GET /api/v1/bisections/$1 "$SUB" | jq -r .state)
+		[ "$s" != running ] && return 0
+		kill -0 $RUNNER 2>/dev/null || fail "the fake runner died: $(tail "$TMP/runner.log")"
+		sleep 0.5
+	done
+	fail "bisection $1 still running: $(api GET /api/v1/bisections/$1 "$SUB" | jq -c .steps)"
 }

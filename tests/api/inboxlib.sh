@@ -51,7 +51,7 @@ start_sink() {
 
 # lab_with_runner SPEC_JSON: after start_daemon, keys ADM (admin) and
 # SUB ("lists", submit), a git base "g" of REPO (c0, c1) and a simulated
-# runner "sim" of label "lab" answering by SPEC_JSON (git_sim_runner.py,
+# runner "sim" of label "lab" answering by SPEC_JSON (tests/lib/fake_runner.py,
 # $TMP/spec.json, which the test may rewrite); RUNNER its pid.
 lab_with_runner() {
 	ADM=$(make_key admin root)
@@ -63,7 +63,7 @@ lab_with_runner() {
 	api POST /api/v1/bases "$ADM" "$(jq -n --arg u "$REPO" '{name:"g", git:$u}')" >/dev/null
 	expect_status 201 "git base"
 	echo "$1" >"$TMP/spec.json"
-	python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$r1" sim lab "$TMP/spec.json" \
+	python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$r1" sim lab --spec "$TMP/spec.json" \
 		>"$TMP/runner.log" 2>&1 &
 	RUNNER=$!
 	wait_host "$ADM" sim

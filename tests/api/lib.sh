@@ -22,16 +22,9 @@ DB=$TMP/perflab.db
 DAEMON_PID=
 BASE=
 
-fail() {
-	echo "FAIL: $*" >&2
-	[ -f "$TMP/daemon.log" ] && tail -n 20 "$TMP/daemon.log" >&2
-	echo "FAIL: $*"
-	exit 1
-}
-
-skip() {
-	echo "$*"
-	exit 77
+. "$TOP/tests/lib/lib.sh"
+fail_context() {
+	[ -f "$TMP/daemon.log" ] && tail -n 20 "$TMP/daemon.log"
 }
 
 cleanup() {

@@ -34,7 +34,7 @@ add_commits "$REPO" 1 24
 for i in $(seq 0 24); do C[$i]=$(commit_of "$REPO" $i); done
 jq -n --args '{default: 100000, values: ([$ARGS.positional[] | {(.): 99940}] | add)}' \
 	"${C[@]:12}" >"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
+python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$R1" sim lab --spec "$TMP/spec.json" \
 	>"$TMP/runner.log" 2>&1 &
 RUNNER=$!
 trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT

@@ -67,10 +67,7 @@ add_commits "$REPO" 1 32
 for i in $(seq 0 32); do C[$i]=$(commit_of "$REPO" $i); done
 jq -n --args '{default: 100000, values: ([$ARGS.positional[1:][] | {(.): 90000}] | add),
 	broken: [$ARGS.positional[0]]}' "${C[18]}" "${C[@]:17}" >"$TMP/spec.json"
-python3 "$TOP/tests/api/git_sim_runner.py" "$BASE" "$R1" sim lab "$TMP/spec.json" \
-	>"$TMP/runner.log" 2>&1 &
-RUNNER=$!
-trap 'kill $RUNNER 2>/dev/null; cleanup' EXIT
+fake_runner
 
 body=$(api POST /api/v1/tracks/$T/poll "$ADM")
 expect_status 200 "poll"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Description: the reply in a posted series' thread. A v1 (cover + 3
 # patches) and a v2 (cover + 2) are posted to a public-inbox watched by
-# perflabd; a simulated runner (git_sim_runner.py) answers every variant
+# perflabd; a simulated runner (tests/lib/fake_runner.py) answers every variant
 # with patches 10 % slower. The SMTP sink of tests/stats/receivers.py
 # (its envelopes and messages are the reference) receives exactly one
 # reply per version: RCPT the author and the watch's list, In-Reply-To

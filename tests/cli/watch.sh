@@ -7,7 +7,7 @@
 # profile; a variant whose patch does not apply shows the tool's output
 # (watch exits 2). watch follows /api/v1/events and falls back to
 # polling when the stream breaks. Runs are uploaded through the real runner protocol of
-# a real perflabd (tests/cli/sim_runner.py).
+# a real perflabd (tests/lib/fake_runner.py).
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/patch.sh"
 cli_need_daemon
@@ -22,7 +22,8 @@ label=sim-$$
 write_patch "$TMP/a.patch" "cli watch test"
 
 sim() {
-	python3 tests/cli/sim_runner.py "$URL" "$rkey" "sim-host-$$" "$label" "$1" \
+	python3 tests/lib/fake_runner.py "$URL" "$rkey" "sim-host-$$" "$label" \
+		--slowdown "$1" --iops 234500 --profile --strict \
 		>"$TMP/sim$1" 2>&1 &
 	SIM_PID=$!
 }

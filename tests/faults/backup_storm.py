@@ -10,46 +10,24 @@ and every run of the copy is whole (its samples and profile).
 usage: backup_storm.py BASE ADMIN_KEY SUBMIT_KEY PERFLABD LIVE_DB TMPDIR
 Prints the failures and exits 1, or exits 0.
 """
-import http.client
-import json
 import os
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
-import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import storm  # noqa: E402
 
 base, admin, submit, perflabd, live, tmp = sys.argv[1:7]
 NHOSTS, NEXP, RUNS, SECONDS = 8, 40, 5, 6
-u = urllib.parse.urlparse(base)
 failures = []
-
-
-def conn():
-    return http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-
-
-def call(c, key, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    c.request(method, path, body=data, headers={"Authorization": "Bearer " + key,
-                                                "Content-Type": "application/json"})
-    r = c.getresponse()
-    raw = r.read()
-    return r.status, (json.loads(raw) if raw else None)
-
-
-setup = conn()
-for i in range(NHOSTS):
-    st, _ = call(setup, admin, "POST", "/api/v1/hosts/register",
-                 {"name": "bk-%02d" % i, "backend": "qemu-icount", "labels": ["bk"]})
-    assert st == 200, st
-for i in range(NEXP):
-    st, body = call(setup, submit, "POST", "/api/v1/experiments",
-                    {"title": "backup storm %d" % i, "label": "bk", "runs": RUNS,
-                     "max_runs": RUNS, "bench": {"runtime": SECONDS, "warmup": 1},
-                     "variants": [{"name": "A"}, {"name": "B"}]})
-    assert st == 201, (st, body)
+lab = storm.Lab(base)
+conn, call = lab.conn, storm.call
+storm.setup(conn(), admin, submit, "bk", NHOSTS, NEXP, RUNS,
+            {"runtime": SECONDS, "warmup": 1}, "backup storm")
 
 lock = threading.Lock()
 acked = []          # lease tokens in the order perflabd acknowledged them
@@ -68,7 +46,7 @@ def result_body(lease, job):
 
 def host(i):
     c = conn()
-    name = "bk-%02d" % i
+    name = "bk-%03d" % i
     while not stop.is_set():
         st, job = call(c, admin, "POST", "/api/v1/jobs/claim", {"host": name, "wait": 0})
         if st == 204:

@@ -1,6 +1,6 @@
 # Helpers for fault tests (sourced after tests/api/lib.sh).
 #
-#   sim_runner KEY HOST STALL_PHASE &   # curl runner; STALL_PHASE build|boot|run|none
+#   sim_runner KEY HOST STALL_PHASE &   # the fake runner; STALL_PHASE build|boot|run|none
 #   kill_tree PID                        # kill -9 PID and its direct children
 #   wait_for 'shell condition' SECONDS WHAT
 #   check_exact_runs EXPERIMENT_ID       # one run per job, planned count
@@ -11,43 +11,15 @@
 #                                        # NAME.conns; stopped (with perflabd
 #                                        # by SIGKILL) on exit
 
-# A runner speaking the protocol with curl. For each job: heartbeat
-# build, boot, run, then upload. With a STALL_PHASE it writes
-# $TMP/stalled-PHASE at that phase of its first job and hangs there (the
-# test kills it). It exits when a claim returns 204 and $TMP/drained exists.
+# The fake runner (tests/lib/fake_runner.py) for host HOST, registered by
+# the test: for each job it heartbeats build, boot, run, then uploads.
+# With a STALL_PHASE it writes $TMP/stalled-PHASE at that phase of its
+# first job and hangs there (the test kills it). It logs uploads to
+# $TMP/sim-uploads (refusals to $TMP/sim-errors) and exits when a claim
+# finds no job and $TMP/drained exists.
 sim_runner() {
-	local key=$1 host=$2 stall=${3:-none} job id lease p b first=1
-	local rf=$TMP/sim-$BASHPID.json
-	while :; do
-		job=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $key" \
-			-H 'Content-Type: application/json' \
-			--data-binary "{\"host\":\"$host\",\"wait\":1}" "$BASE/api/v1/jobs/claim")
-		case ${job##*$'\n'} in
-		200) ;;
-		204) [ -e "$TMP/drained" ] && return 0; continue ;;
-		*) sleep 0.2; continue ;;
-		esac
-		job=${job%$'\n'*}
-		id=$(jq -r .job_id <<<"$job")
-		lease=$(jq -r .lease <<<"$job")
-		for p in build boot run; do
-			curl -s -o /dev/null -H "Authorization: Bearer $key" \
-				--data-binary "{\"lease\":\"$lease\",\"phase\":\"$p\"}" \
-				"$BASE/api/v1/jobs/$id/heartbeat"
-			if [ $first = 1 ] && [ "$p" = "$stall" ]; then
-				echo "$id $lease" >"$TMP/stalled-$p"
-				sleep 1000
-			fi
-			sleep 0.1
-		done
-		first=0
-		sample_result "$lease" $((100000 + id)) 5 >"$rf"
-		b=$(curl -s -w "%{http_code}" -o "$TMP/sim-body" -H "Authorization: Bearer $key" \
-			-H 'Content-Type: application/json' \
-			--data-binary "@$rf" "$BASE/api/v1/jobs/$id/result")
-		echo "$id $b" >>"$TMP/sim-uploads"
-		[ "$b" = 201 ] || cat "$TMP/sim-body" >>"$TMP/sim-errors"
-	done
+	exec python3 "$TOP/tests/lib/fake_runner.py" "$BASE" "$1" "$2" lab \
+		--no-register --phases --stall "${3:-none}" --dir "$TMP"
 }
 
 kill_tree() {

@@ -16,8 +16,7 @@ cleanup() {
 	rm -rf "$tmpd"
 }
 trap cleanup EXIT
-skip() { echo "$1"; exit 77; }
-fail() { echo "FAIL: $1"; exit 1; }
+. "$top/tests/lib/lib.sh"
 [ -x "$BENCH" ] || skip "build/perflab-bench not built (make build/perflab-bench)"
 # A file in /dev/shm (tmpfs: O_DIRECT needs kernel >= 6.6 there); sets $img.
 shm_file() {

@@ -15,7 +15,8 @@ command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 not insta
 command -v as >/dev/null && command -v ld >/dev/null || { echo "binutils not installed"; exit 77; }
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-fail() { echo "FAIL: $*"; cat "$d/out.prof" 2>/dev/null; exit 1; }
+. "$(dirname "$0")/../lib/lib.sh"
+fail_context() { cat "$d/out.prof" 2>/dev/null; }
 
 # guest NAME LOOPS NOEND PAD [PLUGIN OPTS]: build, boot under the plugin,
 # profile in $d/out.prof (or, with console=on, on QEMU's stderr)

@@ -16,4 +16,4 @@ d=$(mktemp -d "$(dirname "$("$top/scripts/kcache-dir.sh")")/tmp-sandbox.XXXXXX")
 cleanup=:
 trap 'eval "$cleanup"; rm -rf "$d"' EXIT
 chmod 755 "$d"	# the build user must reach the worktree below it
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/lib.sh"

@@ -2,14 +2,18 @@
 /*
  * Shared helpers for the unit test programs: a CHECK macro that counts
  * failures (with an optional printf-style message), DONE() to finish with
- * the right exit code, and slurp() to read a fixture file.
+ * the right exit code, slurp() to read a fixture file, and at()/put()/
+ * sums() for fixture trees under a scratch directory (fixture_root).
  */
 #ifndef PERFLAB_TEST_CHECK_H
 #define PERFLAB_TEST_CHECK_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 /* CHECK(cond) without a message passes "" as the format. */
 #pragma GCC diagnostic ignored "-Wformat-zero-length"
@@ -65,6 +69,74 @@ static inline char *slurp(const char *path, size_t *len)
 	}
 	fclose(f);
 	return buf;
+}
+
+/*
+ * Fixture trees: a test sets fixture_root to its scratch directory
+ * (after mkdtemp); at() names a file below it (eight names live at
+ * once), put() writes one, making its directories.
+ */
+static const char *fixture_root;
+
+static inline char *at(const char *rel)
+{
+	static char buf[8][4096];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", fixture_root, rel);
+	return buf[k];
+}
+
+/* mkdir -p of @path's parent directories. */
+static inline int fixture_mkdirs(char *path)
+{
+	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+static inline void put_bytes(const char *rel, const void *data, size_t len)
+{
+	char *p = at(rel);
+	FILE *f = fixture_mkdirs(p) ? NULL : fopen(p, "wb");
+	int ok = f && fwrite(data, 1, len, f) == len;
+
+	if (f)
+		ok &= !fclose(f);
+	CHECK(ok, "writing fixture %s", p);
+}
+
+static inline void put(const char *rel, const char *text)
+{
+	put_bytes(rel, text, strlen(text));
+}
+
+/*
+ * The tree @rel as text: every entry's type, path, link, mode and size,
+ * then every file's sha256 (two trees are equal when these are).
+ */
+static inline char *sums(const char *rel)
+{
+	char cmd[4300];
+	FILE *f;
+	char *out = calloc(1, 1 << 20);
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && find . -printf '%%y %%p %%l %%m %%s\\n' "
+		 "| sort; find . -type f -exec sha256sum {} + | sort", at(rel));
+	f = popen(cmd, "r");
+	if (f && out)
+		out[fread(out, 1, (1 << 20) - 1, f)] = '\0';
+	if (f)
+		pclose(f);
+	return out;
 }
 
 #endif

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "runners/runner/backend.h"
+#include "runners/runner/kexec.h"
+#include "runners/runner/qemu.h"
 #include "runners/runner/rutil.h"
 #include "unit/check.h"
 
@@ -63,7 +65,8 @@ static void flags(void)
 
 static void qemu_facts(void)
 {
-	struct runner_cfg cfg = { .workdir = dir, .kvm = 1 };
+	struct qemu_opts q = { .kvm = 1 };
+	struct runner_cfg cfg = { .workdir = dir, .backend_opts = &q };
 	struct outcome o = { 0 };
 	json_t *f = json_object();
 	char *broken = rutil_strdupf("%s/kvm-broken", dir);
@@ -91,12 +94,17 @@ static void qemu_facts(void)
 
 static void kexec_defaults(void)
 {
-	struct runner_cfg cfg = { .workdir = dir };
+	struct kexec_opts k = { 0 };
+	struct runner_cfg cfg = { .workdir = dir, .backend_opts = &k };
+	struct opt_table t = *backend_kexec.opts;
 	char err[256];
 
+	/* The table's defaults, then what validate() computes. */
+	t.store = &k;
+	CHECK(opttab_defaults(&t, err, sizeof(err)) == 0, "%s", err);
 	CHECK(backend_kexec.validate(&cfg, err, sizeof(err)) == 0);
-	CHECK(cfg.poll_queues == 1 && cfg.state_file &&
-	      !strncmp(cfg.state_file, dir, strlen(dir)));
+	CHECK(k.poll_queues == 1 && k.state_file &&
+	      !strncmp(k.state_file, dir, strlen(dir)));
 }
 
 int main(void)

@@ -14,7 +14,7 @@
 #include "runners/runner/rutil.h"
 #include "unit/check.h"
 
-static void put(const char *path, const char *text)
+static void write_text(const char *path, const char *text)
 {
 	rutil_write_file(path, text, strlen(text));
 }
@@ -88,8 +88,8 @@ int main(void)
 	c1 = rutil_strdupf("%s/one.config", dir);
 	c2 = rutil_strdupf("%s/two.config", dir);
 	dot = rutil_strdupf("%s/.config", dir);
-	put(c1, "CONFIG_SMP=y\n");
-	put(c2, "CONFIG_SMP=y\nCONFIG_IO_URING=y\n");
+	write_text(c1, "CONFIG_SMP=y\n");
+	write_text(c2, "CONFIG_SMP=y\nCONFIG_IO_URING=y\n");
 
 	key("linux-6.1", ab, 2, c1, k1);
 	key("linux-6.1", ab, 2, c1, k2);
@@ -109,15 +109,15 @@ int main(void)
 	git_keys(ab, c1, c2, k1);
 
 	/* Config verification. */
-	put(c2, "CONFIG_SMP=y\nCONFIG_NR_CPUS=8\n"
+	write_text(c2, "CONFIG_SMP=y\nCONFIG_NR_CPUS=8\n"
 			 "# CONFIG_MODULES is not set\nCONFIG_BLK_DEV_NVME=y\n"
 			 "CONFIG_LOCALVERSION=\"-perflab\"\n");
-	put(dot, "CONFIG_SMP=y\nCONFIG_NR_CPUS=8\n"
+	write_text(dot, "CONFIG_SMP=y\nCONFIG_NR_CPUS=8\n"
 			 "# CONFIG_MODULES is not set\nCONFIG_BLK_DEV_NVME=y\n"
 			 "CONFIG_LOCALVERSION=\"-perflab\"\n");
 	CHECK(kbuild_verify_config(c2, dot, &msg) == 0);
 	free(msg);
-	put(dot, "CONFIG_SMP=y\nCONFIG_NR_CPUS=64\n"
+	write_text(dot, "CONFIG_SMP=y\nCONFIG_NR_CPUS=64\n"
 			 "CONFIG_MODULES=y\n# CONFIG_BLK_DEV_NVME is not set\n");
 	CHECK(kbuild_verify_config(c2, dot, &msg) == -1);
 	CHECK(msg && strstr(msg, "CONFIG_NR_CPUS: wanted 8, got 64"));

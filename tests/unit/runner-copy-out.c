@@ -18,16 +18,6 @@
 
 static char root[] = "/tmp/perflab-copyout-XXXXXX";
 
-static char *at(const char *rel)
-{
-	static char buf[4][4096];
-	static int k;
-
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), "%s/%s", root, rel);
-	return buf[k];
-}
-
 static int refused(const char *rel, size_t max)
 {
 	int rc = rutil_copy_out(at("obj"), rel, at("out"), max);
@@ -39,6 +29,7 @@ int main(void)
 {
 	char *text;
 
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root))
 		return 1;
 	CHECK(rutil_mkdirs(at("obj/arch/x86/boot"), 0755) == 0);

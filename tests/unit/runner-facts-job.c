@@ -16,17 +16,6 @@
 
 static char root[] = "/tmp/perflab-facts-XXXXXX";
 
-static void put(const char *rel, const char *text)
-{
-	char *p = rutil_strdupf("%s/%s", root, rel), *d = strdup(p);
-
-	*strrchr(d, '/') = 0;
-	rutil_mkdirs(d, 0755);
-	rutil_write_file(p, text, strlen(text));
-	free(p);
-	free(d);
-}
-
 static const char *s(json_t *f, const char *k)
 {
 	const char *v = json_string_value(json_object_get(f, k));
@@ -53,6 +42,7 @@ int main(void)
 	struct job j;
 	json_t *f;
 
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root))
 		return 1;
 	put("proc/cpuinfo", "processor\t: 0\nmodel name\t: AMD EPYC 7B13\n\n"

@@ -26,16 +26,6 @@
 
 static char root[] = "/tmp/perflab-gitbase-XXXXXX";
 
-static char *at(const char *rel)
-{
-	static char buf[8][4096];
-	static int k;
-
-	k = (k + 1) % 8;
-	snprintf(buf[k], sizeof(buf[k]), "%s/%s", root, rel);
-	return buf[k];
-}
-
 /* Shell in the source repo; the commit's sha into @sha when asked. */
 static int sh(const char *script, char sha[41])
 {
@@ -204,6 +194,7 @@ int main(void)
 		printf("skip: no git\n");
 		return 77;
 	}
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root) || chmod(root, 0755) || rutil_mkdirs(at("src"),
 								0755))
 		return 1;

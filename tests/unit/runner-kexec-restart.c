@@ -30,17 +30,6 @@ static int ok_exec(void *arg, char *const argv[], char **out)
 	return 0;
 }
 
-static void put(const char *rel, const char *text)
-{
-	char *p = rutil_strdupf("%s/%s", root, rel), *d = strdup(p);
-
-	*strrchr(d, '/') = 0;
-	rutil_mkdirs(d, 0755);
-	rutil_write_file(p, text, strlen(text));
-	free(p);
-	free(d);
-}
-
 static const char job_json[] =
 	"{\"job_id\":7,\"lease\":\"00112233445566778899\",\"lease_seconds\":60,"
 	"\"attempt\":1,\"experiment_id\":1,\"backend\":\"kexec\","
@@ -59,7 +48,7 @@ static void save_state(const struct runner_cfg *cfg, const char *stage)
 	snprintf(s.release, sizeof(s.release), "6.1.0-perflab");
 	snprintf(s.token, sizeof(s.token), "perflab_job=7-0011223344556677");
 	s.job = json_loads(job_json, 0, NULL);
-	CHECK(kexec_state_save(cfg->state_file, &s) == 0);
+	CHECK(kexec_state_save(kexec_opts(cfg)->state_file, &s) == 0);
 	json_decref(s.job);
 }
 
@@ -78,18 +67,20 @@ static void on_default(void)
 int main(void)
 {
 	struct kexec_env env = { .exec = ok_exec };
-	struct runner_cfg cfg = { .backend = "kexec", .poll_queues = 1 };
+	struct kexec_opts k = { .poll_queues = 1 };
+	struct runner_cfg cfg = { .backend = "kexec", .backend_opts = &k };
 	struct exec_ctx c = { .cfg = &cfg };
 	struct outcome o = { 0 };
 	struct kexec_state s;
 	char err[256], why[512], *log, *ran;
 	struct job j;
 
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root))
 		return 1;
 	env.sysroot = rutil_strdupf("%s/sys", root);
 	cfg.workdir = root;
-	cfg.state_file = rutil_strdupf("%s/state.json", root);
+	k.state_file = rutil_strdupf("%s/state.json", root);
 	cfg.bench = rutil_strdupf("%s/bench.sh", root);
 	cfg.target = "/dev/nvme0n1";
 	ran = rutil_strdupf("%s.ran", cfg.bench);
@@ -105,7 +96,7 @@ int main(void)
 	      !strcmp(o.reason, "bench"));
 	outcome_free(&o);
 	job_free(&j);
-	CHECK(kexec_state_load(cfg.state_file, &s, err, sizeof(err)) == 0);
+	CHECK(kexec_state_load(k.state_file, &s, err, sizeof(err)) == 0);
 	CHECK(!strcmp(s.stage, "running"));
 	kexec_state_free(&s);
 
@@ -125,7 +116,7 @@ int main(void)
 	CHECK(strstr(why, "restarted during the run") != NULL, "%s", why);
 	job_free(&j);
 	CHECK(kexec_finish(&cfg, &env, 0) == 0);
-	CHECK(access(cfg.state_file, F_OK) != 0);
+	CHECK(access(k.state_file, F_OK) != 0);
 
 	/* Never came up (panic): still a boot failure, with the console. */
 	save_state(&cfg, "booting");
@@ -135,7 +126,7 @@ int main(void)
 	log = kexec_failure_log(&cfg, why);
 	CHECK(!strcmp(log, why));
 	free(log);
-	cfg.console_log = rutil_strdupf("%s/console.log", root);
+	k.console_log = rutil_strdupf("%s/console.log", root);
 	log = kexec_failure_log(&cfg, why);
 	CHECK(!strcmp(log, why), "a missing console log adds nothing");
 	free(log);

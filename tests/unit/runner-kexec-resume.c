@@ -34,17 +34,6 @@ static int rec_exec(void *arg, char *const argv[], char **out)
 	return fail_exec ? -1 : 0;
 }
 
-static void put(const char *rel, const char *text, size_t len)
-{
-	char *p = rutil_strdupf("%s/%s", root, rel), *d = strdup(p);
-
-	*strrchr(d, '/') = 0;
-	rutil_mkdirs(d, 0755);
-	rutil_write_file(p, text, len ? len : strlen(text));
-	free(p);
-	free(d);
-}
-
 /* ELF note blob with a GNU build id 0xab 0xcd 0xef 0x01. */
 static void put_notes(unsigned char last)
 {
@@ -53,7 +42,7 @@ static void put_notes(unsigned char last)
 			      4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N',
 			      'U', 0, 0xab, 0xcd, 0xef, last };
 
-	put("sys/sys/kernel/notes", (char *)n, sizeof(n));
+	put_bytes("sys/sys/kernel/notes", n, sizeof(n));
 }
 
 static const char job_json[] =
@@ -82,10 +71,10 @@ static void setup_image(struct runner_cfg *cfg, const struct job *j)
 		   j->npatches ? (j->trust_domain ? j->trust_domain : "local") :
 		   NULL, key);
 	dir = rutil_strdupf("kcache/images/%s/", key);
-	put(rutil_strdupf("%sbzImage", dir), "MZ", 0);
-	put(rutil_strdupf("%sbuild.log", dir), "built\n", 0);
+	put(rutil_strdupf("%sbzImage", dir), "MZ");
+	put(rutil_strdupf("%sbuild.log", dir), "built\n");
 	put(rutil_strdupf("%smeta", dir), "release=6.1.0-perflab\n"
-	    "build_id=abcdef01\nseconds=12.5\n", 0);
+	    "build_id=abcdef01\nseconds=12.5\n");
 	free(dir);
 	free(cfgfile);
 }
@@ -93,7 +82,8 @@ static void setup_image(struct runner_cfg *cfg, const struct job *j)
 int main(void)
 {
 	struct kexec_env env = { .exec = rec_exec };
-	struct runner_cfg cfg = { .backend = "kexec", .poll_queues = 2,
+	struct kexec_opts k = { .poll_queues = 2 };
+	struct runner_cfg cfg = { .backend = "kexec", .backend_opts = &k,
 				  .build_uid = (uid_t)-1,
 				  .build_gid = (gid_t)-1 };
 	struct exec_ctx c = { .cfg = &cfg };
@@ -102,21 +92,22 @@ int main(void)
 	char err[256], why[512], tok[96], *cl;
 	struct job j, j2;
 
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root))
 		return 1;
 	env.sysroot = rutil_strdupf("%s/sys", root);
 	cfg.workdir = root;
 	cfg.kcache = rutil_strdupf("%s/kcache", root);
 	cfg.configs = rutil_strdupf("%s/configs", root);
-	cfg.state_file = rutil_strdupf("%s/state.json", root);
+	k.state_file = rutil_strdupf("%s/state.json", root);
 	cfg.bench = rutil_strdupf("%s/bench.sh", root);
 	cfg.target = "/dev/nvme0n1";
-	put("configs/host.config", "CONFIG_SMP=y\n", 0);
-	put("bench.sh", fake_bench, 0);
+	put("configs/host.config", "CONFIG_SMP=y\n");
+	put("bench.sh", fake_bench);
 	chmod(cfg.bench, 0755);
 	put("sys/proc/cmdline", "BOOT_IMAGE=/vmlinuz-6.1.0-13-amd64 "
-	    "root=UUID=1234 ro quiet nvme.poll_queues=0 initrd=/x\n", 0);
-	put("sys/proc/sys/kernel/osrelease", "6.1.0-13-amd64\n", 0);
+	    "root=UUID=1234 ro quiet nvme.poll_queues=0 initrd=/x\n");
+	put("sys/proc/sys/kernel/osrelease", "6.1.0-13-amd64\n");
 	CHECK(job_parse(job_json, &j, err, sizeof(err)) == 0);
 
 	/* Pure helpers. */
@@ -138,7 +129,7 @@ int main(void)
 		     "perflab_canary=4"));
 	CHECK(!strstr(cmds[0], "BOOT_IMAGE") && !strstr(cmds[0], "initrd"));
 	CHECK(!strcmp(cmds[1], "systemctl kexec"));
-	CHECK(kexec_state_load(cfg.state_file, &s, err, sizeof(err)) == 0);
+	CHECK(kexec_state_load(k.state_file, &s, err, sizeof(err)) == 0);
 	CHECK(!strcmp(s.stage, "booting"));
 	CHECK(!strcmp(s.release, "6.1.0-perflab"));
 	CHECK(!strcmp(s.build_id, "abcdef01"));
@@ -156,7 +147,7 @@ int main(void)
 	job_free(&j2);
 
 	/* Right release, token missing from the command line. */
-	put("sys/proc/sys/kernel/osrelease", "6.1.0-perflab\n", 0);
+	put("sys/proc/sys/kernel/osrelease", "6.1.0-perflab\n");
 	CHECK(kexec_resume_prepare(&cfg, &env, &j2, why, sizeof(why)) ==
 	      KEXEC_WRONG_KERNEL);
 	CHECK(strstr(why, "perflab_job=42-0123456789abcdef"));
@@ -164,7 +155,7 @@ int main(void)
 
 	/* Token present, build id differs. */
 	put("sys/proc/cmdline", "root=UUID=1234 nvme.poll_queues=2 "
-	    "perflab_job=42-0123456789abcdef perflab_canary=4\n", 0);
+	    "perflab_job=42-0123456789abcdef perflab_canary=4\n");
 	put_notes(0x02);
 	CHECK(kexec_resume_prepare(&cfg, &env, &j2, why, sizeof(why)) ==
 	      KEXEC_WRONG_KERNEL);
@@ -194,13 +185,13 @@ int main(void)
 	ncmds = 0;
 	CHECK(kexec_finish(&cfg, &env, 1) == KEXEC_REBOOTING);
 	CHECK(ncmds == 1 && !strcmp(cmds[0], "systemctl reboot"));
-	CHECK(kexec_state_load(cfg.state_file, &s, err, sizeof(err)) == 0);
+	CHECK(kexec_state_load(k.state_file, &s, err, sizeof(err)) == 0);
 	CHECK(!strcmp(s.stage, "returning"));
 	kexec_state_free(&s);
-	put("sys/proc/sys/kernel/osrelease", "6.1.0-13-amd64\n", 0);
+	put("sys/proc/sys/kernel/osrelease", "6.1.0-13-amd64\n");
 	CHECK(kexec_resume_prepare(&cfg, &env, &j2, why, sizeof(why)) ==
 	      KEXEC_NOTHING);
-	CHECK(access(cfg.state_file, F_OK) != 0);
+	CHECK(access(k.state_file, F_OK) != 0);
 
 	/* kexec -l failing: job fails "boot" with kexec's output, no state. */
 	ncmds = 0;
@@ -209,7 +200,7 @@ int main(void)
 	CHECK(kexec_start(&c, &env, &j, &o) == -1);
 	CHECK(o.reason && !strcmp(o.reason, "boot"));
 	CHECK(o.log && strstr(o.log, "kexec: not supported"));
-	CHECK(access(cfg.state_file, F_OK) != 0);
+	CHECK(access(k.state_file, F_OK) != 0);
 	outcome_free(&o);
 
 	/* A variant cmdline that would run code as root on the host: the
@@ -222,15 +213,15 @@ int main(void)
 	CHECK(ncmds == 0, "%d commands run", ncmds);
 	CHECK(o.reason && !strcmp(o.reason, "internal"));
 	CHECK(o.log && strstr(o.log, "init=/bin/sh"));
-	CHECK(access(cfg.state_file, F_OK) != 0);
+	CHECK(access(k.state_file, F_OK) != 0);
 	outcome_free(&o);
 	j.cmdline = "perflab_canary=4";
 
 	/* A corrupt state file is moved aside, not fatal. */
-	put("state.json", "{not json", 0);
+	put("state.json", "{not json");
 	CHECK(kexec_resume_prepare(&cfg, &env, &j2, why, sizeof(why)) ==
 	      KEXEC_NOTHING);
-	CHECK(access(rutil_strdupf("%s.corrupt", cfg.state_file), F_OK) == 0);
+	CHECK(access(rutil_strdupf("%s.corrupt", k.state_file), F_OK) == 0);
 	job_free(&j);
 	rutil_rm_rf(root);
 	DONE();

@@ -20,14 +20,6 @@
 
 static char root[] = "/tmp/perflab-kpatch-XXXXXX";
 
-static void put(const char *rel, const char *text)
-{
-	char *p = rutil_strdupf("%s/%s", root, rel);
-
-	rutil_write_file(p, text, strlen(text));
-	free(p);
-}
-
 static char *get(const char *rel)
 {
 	char *p = rutil_strdupf("%s/wt/%s", root, rel), *t;
@@ -86,6 +78,7 @@ int main(void)
 		printf("bwrap not installed (make deps)\n");
 		return 77;
 	}
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root) || chmod(root, 0755))
 		return 1;
 	pristine = rutil_strdupf("%s/pristine", root);

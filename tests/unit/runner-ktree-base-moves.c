@@ -24,21 +24,6 @@
 
 static char root[] = "/tmp/perflab-ktree-moves-XXXXXX";
 
-static char *at(const char *rel)
-{
-	static char buf[8][4096];
-	static int k;
-
-	k = (k + 1) % 8;
-	snprintf(buf[k], sizeof(buf[k]), "%s/%s", root, rel);
-	return buf[k];
-}
-
-static void put(const char *rel, const char *text)
-{
-	CHECK(rutil_write_file(at(rel), text, strlen(text)) == 0, "%s", rel);
-}
-
 static int tree_equal(void)
 {
 	char *cmd = rutil_strdupf("diff -r --no-dereference %s %s >&2",
@@ -80,6 +65,7 @@ int main(void)
 	struct stat s, keep, rec;
 	char *msg = NULL;
 
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root) || chmod(root, 0755))
 		return 1;
 	CHECK(sandbox_user(&t.uid, &t.gid, &msg) == 0);

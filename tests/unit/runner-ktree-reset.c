@@ -24,39 +24,6 @@
 
 static char root[] = "/tmp/perflab-ktree-XXXXXX";
 
-static char *at(const char *rel)
-{
-	static char buf[8][4096];
-	static int k;
-
-	k = (k + 1) % 8;
-	snprintf(buf[k], sizeof(buf[k]), "%s/%s", root, rel);
-	return buf[k];
-}
-
-static void put(const char *rel, const char *text)
-{
-	CHECK(rutil_write_file(at(rel), text, strlen(text)) == 0, "%s", rel);
-}
-
-static char *sums(const char *dir)
-{
-	char *cmd = rutil_strdupf(
-		"cd %s && find . -printf '%%y %%p %%l %%m %%s\\n' "
-		"| sort; find . -type f -exec sha256sum {} + "
-		"| sort",
-		at(dir));
-	FILE *f = popen(cmd, "r");
-	char *out = calloc(1, 1 << 20);
-
-	if (f && out)
-		fread(out, 1, (1 << 20) - 1, f);
-	if (f)
-		pclose(f);
-	free(cmd);
-	return out;
-}
-
 static int tree_equal(void)
 {
 	char *cmd = rutil_strdupf("diff -r --no-dereference %s %s >&2",
@@ -97,6 +64,7 @@ int main(void)
 	char *msg = NULL, *before, *outside, *after;
 	time_t start = time(NULL);
 
+	fixture_root = root;	/* mkdtemp fills it in place */
 	if (!mkdtemp(root) || chmod(root, 0755))
 		return 1;
 	CHECK(sandbox_user(&t.uid, &t.gid, &msg) == 0);

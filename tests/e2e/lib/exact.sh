@@ -7,8 +7,7 @@ KP=$TOP/kernel-patches
 IOS=${IOS:-200000}
 PARAMS="{\"runtime\":3,\"warmup\":1,\"ios\":$IOS,\"target\":\"nullb\",\"profile\":true}"
 
-skip() { echo "$*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib/lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
 command -v python3 >/dev/null || skip "python3 is not installed"
