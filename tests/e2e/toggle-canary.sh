@@ -90,7 +90,7 @@ check "$(jq '[.runs[].boot_id] | unique | length' <<<"$exp")" -eq 1 "10 runs, on
 check "$(jq '[.runs[].boot_pos] | sort | join(",")' -r <<<"$exp")" = "0,1,2,3,4,5,6,7,8,9" "positions 0..9"
 text=$(jq -r '.comparison[] | select(.variant == "b") | .result.text' <<<"$exp")
 echo "$text" | tail -4
-grep -q "toggle design, paired: 5 pairs by position in 1 boot" <<<"$text" || fail "not decided by the paired test"
+grep -q "toggle design, paired: 5 pairs by round in 1 boot" <<<"$text" || fail "not decided by the paired test"
 d=$(jq '([.runs[] | select(.variant == "b") | .summary.ns_per_io] | add / length) -
 	([.runs[] | select(.variant == "a") | .summary.ns_per_io] | add / length)' <<<"$exp")
 echo "canary 256 costs $d instructions/IO in the toggle"
