@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "daemon/analysis/perfdiff.h"
+#include "daemon/analysis/perfdiff_runcols.h"
 
 enum { IOS, EST, INSNS, L1, LL, NR_COUNTERS };
 enum { F_EST, F_INSNS, F_L1, F_LL, NR_FIGURES };
@@ -26,11 +27,6 @@ static void set_num(struct perfdiff_val *v, double x)
 {
 	v->type = PERFDIFF_NUM;
 	v->num = x;
-}
-
-static double spread(const struct perfdiff_cell *c)
-{
-	return c->v[F_EST].run.max - c->v[F_EST].run.min;
 }
 
 #define FIGURE_GETTERS(f, name)                                  \
@@ -53,51 +49,6 @@ PERFDIFF_GETTER(get_share)
 	set_num(v, CELL(s)->v[F_EST].share);
 }
 
-/* The larger spread of the two sides, '!' when either disagrees. */
-PERFDIFF_GETTER(get_spread_pair)
-{
-	const struct perfdiff_cell *b = CELL(0), *c = CELL(s);
-
-	if (b->unstable < 0 && c->unstable < 0)
-		return;
-	set_num(v, fmax(spread(b), spread(c)));
-	v->mark = b->unstable == 1 || c->unstable == 1 ? '!' : ' ';
-}
-
-PERFDIFF_GETTER(get_pair_unstable)
-{
-	const struct perfdiff_cell *b = CELL(0), *c = CELL(s);
-	int u = b->unstable == 1 || c->unstable == 1 ? 1 :
-		b->unstable < 0 && c->unstable < 0 ? -1 : 0;
-
-	if (u >= 0) {
-		v->type = PERFDIFF_BOOL;
-		v->i = u;
-	}
-}
-
-PERFDIFF_GETTER(get_ratio)
-{
-	double b = CELL(0)->v[F_EST].run.mean;
-
-	set_num(v, b > 0 ? CELL(s)->v[F_EST].run.mean / b : INFINITY);
-}
-
-PERFDIFF_GETTER(get_both)
-{
-	set_num(v, CELL(0)->v[F_EST].run.mean + CELL(s)->v[F_EST].run.mean);
-}
-
-PERFDIFF_GETTER(get_delta_abs)
-{
-	set_num(v, fabs(CELL(s)->v[F_EST].delta));
-}
-
-PERFDIFF_GETTER(get_max_spread)
-{
-	set_num(v, fmax(spread(CELL(0)), spread(CELL(s))));
-}
-
 #define B PERFDIFF_BASE
 #define N PERFDIFF_NEW
 
@@ -115,12 +66,12 @@ static const struct perfdiff_field fields[] = {
 	{ "delta_insns_per_io", N, get_insns_delta, 0, 0 },
 	{ "delta_l1_misses_per_io", N, get_l1_delta, 0, 0 },
 	{ "delta_ll_misses_per_io", N, get_ll_delta, 0, 0 },
-	{ "spread_per_io", N, get_spread_pair, 0, 0 },
-	{ "unstable", N, get_pair_unstable, 0, 0 },
-	{ NULL, N, get_ratio, PERFDIFF_SORT_RATIO, 0 },
-	{ NULL, N, get_max_spread, PERFDIFF_SORT_STDDEV, 0 },
-	{ NULL, N, get_both, PERFDIFF_SORT_SAMPLES, 1 },
-	{ NULL, N, get_delta_abs, PERFDIFF_SORT_DELTA_ABS, 0 },
+	{ "spread_per_io", N, perfdiff_run_spread_pair, 0, 0 },
+	{ "unstable", N, perfdiff_run_pair_unstable, 0, 0 },
+	{ NULL, N, perfdiff_run_ratio, PERFDIFF_SORT_RATIO, 0 },
+	{ NULL, N, perfdiff_run_max_spread, PERFDIFF_SORT_STDDEV, 0 },
+	{ NULL, N, perfdiff_run_both, PERFDIFF_SORT_SAMPLES, 1 },
+	{ NULL, N, perfdiff_run_delta_abs, PERFDIFF_SORT_DELTA_ABS, 0 },
 };
 
 static const struct perfdiff_text_col text[] = {
@@ -131,7 +82,7 @@ static const struct perfdiff_text_col text[] = {
 	{ "dInsn/IO", N, 9, "%+.2f", get_insns_delta, 0, NULL },
 	{ "dL1m/IO", N, 8, "%+.3f", get_l1_delta, 0, NULL },
 	{ "dLLm/IO", N, 8, "%+.3f", get_ll_delta, 0, NULL },
-	{ "Spread", N, 8, "%.2f", get_spread_pair, 0, NULL },
+	{ "Spread", N, 8, "%.2f", perfdiff_run_spread_pair, 0, NULL },
 };
 
 static const struct perfdiff_web_col web[] = {

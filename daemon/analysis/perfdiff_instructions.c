@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "daemon/analysis/perfdiff.h"
+#include "daemon/analysis/perfdiff_runcols.h"
 
 enum { IOS, TOTAL, KERNEL, USER, UNATTRIBUTED, NR_COUNTERS };
 
@@ -84,50 +85,6 @@ PERFDIFF_GETTER(get_delta)
 	set_num(v, CELL(s)->v[0].delta);
 }
 
-/* The larger spread of the two sides, '!' when either disagrees. */
-PERFDIFF_GETTER(get_spread_pair)
-{
-	const struct perfdiff_cell *b = CELL(0), *c = CELL(s);
-
-	if (b->unstable < 0 && c->unstable < 0)
-		return;
-	set_num(v, fmax(spread(b), spread(c)));
-	v->mark = b->unstable == 1 || c->unstable == 1 ? '!' : ' ';
-}
-
-PERFDIFF_GETTER(get_pair_unstable)
-{
-	const struct perfdiff_cell *b = CELL(0), *c = CELL(s);
-
-	set_flag(v, b->unstable == 1 || c->unstable == 1 ? 1 :
-		    b->unstable < 0 && c->unstable < 0	 ? -1 :
-							   0);
-}
-
-/* ---- sort keys ---------------------------------------------------------- */
-
-PERFDIFF_GETTER(get_ratio)
-{
-	double b = CELL(0)->v[0].run.mean;
-
-	set_num(v, b > 0 ? CELL(s)->v[0].run.mean / b : INFINITY);
-}
-
-PERFDIFF_GETTER(get_max_spread)
-{
-	set_num(v, fmax(spread(CELL(0)), spread(CELL(s))));
-}
-
-PERFDIFF_GETTER(get_both)
-{
-	set_num(v, CELL(0)->v[0].run.mean + CELL(s)->v[0].run.mean);
-}
-
-PERFDIFF_GETTER(get_delta_abs)
-{
-	set_num(v, fabs(CELL(s)->v[0].delta));
-}
-
 /* ---- columns ------------------------------------------------------------ */
 
 #define B PERFDIFF_BASE
@@ -149,12 +106,12 @@ static const struct perfdiff_field fields[] = {
 	{ "new_share", N, get_share, 0, 0 },
 	{ "new_unstable", N, get_unstable, 0, 0 },
 	{ "delta_per_io", N, get_delta, PERFDIFF_SORT_DELTA, 0 },
-	{ "spread_per_io", N, get_spread_pair, 0, 0 },
-	{ "unstable", N, get_pair_unstable, 0, 0 },
-	{ NULL, N, get_ratio, PERFDIFF_SORT_RATIO, 0 },
-	{ NULL, N, get_max_spread, PERFDIFF_SORT_STDDEV, 0 },
-	{ NULL, N, get_both, PERFDIFF_SORT_SAMPLES, 1 },
-	{ NULL, N, get_delta_abs, PERFDIFF_SORT_DELTA_ABS, 0 },
+	{ "spread_per_io", N, perfdiff_run_spread_pair, 0, 0 },
+	{ "unstable", N, perfdiff_run_pair_unstable, 0, 0 },
+	{ NULL, N, perfdiff_run_ratio, PERFDIFF_SORT_RATIO, 0 },
+	{ NULL, N, perfdiff_run_max_spread, PERFDIFF_SORT_STDDEV, 0 },
+	{ NULL, N, perfdiff_run_both, PERFDIFF_SORT_SAMPLES, 1 },
+	{ NULL, N, perfdiff_run_delta_abs, PERFDIFF_SORT_DELTA_ABS, 0 },
 };
 
 static const struct perfdiff_text_col text[] = {
@@ -162,7 +119,7 @@ static const struct perfdiff_text_col text[] = {
 	{ "New/IO", N, 10, "%.3f", get_per_io, 0, NULL },
 	{ "Delta/IO", N, 10, "%+.3f", get_delta, 0, NULL },
 	{ "Share", N, 7, "%.2f%%", get_share, 0, NULL },
-	{ "Spread", N, 9, "%.3f", get_spread_pair, 0, NULL },
+	{ "Spread", N, 9, "%.3f", perfdiff_run_spread_pair, 0, NULL },
 };
 
 static const struct perfdiff_web_col web[] = {
